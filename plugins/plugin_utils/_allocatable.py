@@ -1,0 +1,182 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The node-allocatable memory reservation the kubelet compares reservedMemory against.
+
+kubernetes pkg/kubelet/cm/container_manager_linux.go GetNodeAllocatableReservation adds, per resource,
+systemReserved + kubeReserved + the hard-eviction reservation (node_container_manager_linux.go
+hardEvictionReservation), in that order, starting from a zero DecimalSI quantity; Quantity.Add keeps the format
+of the first non-zero term, which decides how the kubelet prints the total in its error message.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ._config import (
+    MEMORY_TYPE,
+    KubeletConfigError,
+    bool_field,
+    mapping_field,
+    parse_capacity,
+    parse_quantity,
+    reserved_resource_list,
+)
+from ._quantity import Quantity
+
+MEMORY_AVAILABLE = "memory.available"
+# pkg/kubelet/eviction/defaults_linux.go DefaultEvictionHard, memory part.
+DEFAULT_MEMORY_AVAILABLE = "100Mi"
+
+# pkg/kubelet/eviction/api/types.go: the signals evictionHard accepts.
+EVICTION_SIGNALS = (
+    "memory.available",
+    "nodefs.available",
+    "nodefs.inodesFree",
+    "imagefs.available",
+    "imagefs.inodesFree",
+    "containerfs.available",
+    "containerfs.inodesFree",
+    "allocatableMemory.available",
+    "pid.available",
+)
+
+# strconv.ParseFloat's decimal syntax (what the kubelet's parsePercentage feeds it after trimming '%').
+_DECIMAL_FLOAT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_FLOAT32_MAX = Fraction(struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0])
+
+
+@dataclass(frozen=True)
+class Term:
+    """One addend of the reservation, with where it came from, for error messages people can act on."""
+
+    source: str
+    quantity: Quantity
+
+    def describe(self):
+        return "%s %s" % (self.source, self.quantity)
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """The node-allocatable memory reservation: its terms and their exact sum."""
+
+    terms: tuple
+    total: Quantity
+
+    def describe(self):
+        if not self.terms:
+            return "nothing reserved (no kubeReserved, systemReserved or hard-eviction memory)"
+        return " + ".join(term.describe() for term in self.terms)
+
+
+def _float32(value):
+    """Round a float64 to the nearest float32, as Go's float32() conversion does."""
+    return struct.unpack("<f", struct.pack("<f", value))[0]
+
+
+def _decimal_to_float32(text):
+    """strconv.ParseFloat(text, 32): the decimal correctly rounded once to float32 (no double rounding)."""
+    exact = Fraction(text)
+    candidate = _float32(float(exact))
+    # float(exact) rounds to float64 first; step to the float32 neighbour that is really nearest (ties to even).
+    bits = struct.unpack("<I", struct.pack("<f", candidate))[0]
+    best = candidate
+    for neighbour_bits in (bits - 1, bits + 1):
+        if not 0 <= neighbour_bits < 0x7F800000:
+            continue
+        neighbour = struct.unpack("<f", struct.pack("<I", neighbour_bits))[0]
+        distance, best_distance = abs(Fraction(neighbour) - exact), abs(Fraction(best) - exact)
+        if distance < best_distance or (distance == best_distance and neighbour_bits % 2 == 0):
+            best = neighbour
+    return best
+
+
+def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
+    """The hard-eviction memory.available term, or None when it is zero; raises on an invalid threshold.
+
+    - no evictionHard in the main config: the kubelet's default applies (100Mi);
+    - evictionHard without memory.available: 0, unless mergeDefaultEvictionSettings brings the default back;
+    - "0%" and "100%" are ignored by the kubelet (helpers.go parseThresholdStatement);
+    - capacity_required=False checks the threshold's syntax only, leaving a percentage uncomputed when no
+      memory_capacity is given (for configs whose memory reservation does not matter);
+    - a percentage is a share of memory capacity with the kubelet's float32 arithmetic: helpers.go parsePercentage
+      gives float32(ParseFloat(trimmed, 32)) / 100 and eviction/api/types.go GetThresholdQuantity
+      int64(float64(capacity) * float64(share)), so 5% of 8,100,671,488 bytes is 405,033,580, not 405,033,574.
+    """
+    merge_defaults = bool_field(config, "mergeDefaultEvictionSettings")
+    if config.get("evictionHard") is None:
+        thresholds, source = {MEMORY_AVAILABLE: DEFAULT_MEMORY_AVAILABLE}, "evictionHard memory.available (kubelet default)"
+    else:
+        thresholds = mapping_field(config, "evictionHard")
+        source = "evictionHard memory.available"
+        if MEMORY_AVAILABLE not in thresholds and merge_defaults:
+            thresholds = {MEMORY_AVAILABLE: DEFAULT_MEMORY_AVAILABLE}
+            source = "evictionHard memory.available (kubelet default, mergeDefaultEvictionSettings)"
+    problems = ["evictionHard: unsupported eviction signal %s" % signal for signal in thresholds if signal not in EVICTION_SIGNALS]
+    if problems:
+        raise KubeletConfigError(problems)
+    if MEMORY_AVAILABLE not in thresholds:
+        return None
+    value = thresholds[MEMORY_AVAILABLE]
+    path = "evictionHard.%s" % MEMORY_AVAILABLE
+    if isinstance(value, str) and value.endswith("%"):
+        return _percentage_term(value, path, source, memory_capacity, capacity_required)
+    quantity = parse_quantity(value, path)
+    if quantity.sign() <= 0:
+        raise KubeletConfigError(["%s: eviction threshold %s must be positive: %s" % (path, MEMORY_AVAILABLE, quantity)])
+    return Term(source, quantity)
+
+
+def _percentage_term(value, path, source, memory_capacity, capacity_required):
+    if value in ("0%", "100%"):
+        return None
+    trimmed = value.rstrip("%")
+    if not _DECIMAL_FLOAT.match(trimmed):
+        raise KubeletConfigError(['%s: strconv.ParseFloat: parsing "%s": invalid syntax (write a percentage like "5%%")' % (path, trimmed)])
+    if abs(Fraction(trimmed)) > _FLOAT32_MAX:
+        raise KubeletConfigError(['%s: strconv.ParseFloat: parsing "%s": value out of range' % (path, trimmed)])
+    # The range checks run on the float32 share, as the kubelet's do: "100.000001%" rounds to exactly 1.
+    share = _float32(_decimal_to_float32(trimmed) / 100)
+    if share < 0:
+        raise KubeletConfigError(["%s: eviction percentage threshold %s must be >= 0%%: %s" % (path, MEMORY_AVAILABLE, value)])
+    if share > 1:
+        raise KubeletConfigError(["%s: eviction percentage threshold %s must be <= 100%%: %s" % (path, MEMORY_AVAILABLE, value)])
+    capacity = parse_capacity(memory_capacity)
+    if capacity is None and not capacity_required:
+        return None
+    if capacity is None:
+        raise KubeletConfigError(
+            ["%s: %r is a share of the node's memory capacity, so memory_capacity (MemTotal of /proc/meminfo x 1024, "
+             "numa_memory_capacity_bytes from numa.kubelet.numa_facts) is required to compute it" % (path, value)])
+    return Term("%s %s of %d bytes" % (source, value, capacity), Quantity.from_int(int(float(capacity) * share), "BinarySI"))
+
+
+def memory_reservation(config, memory_capacity=None):
+    """The node-allocatable reservation of type "memory": systemReserved + kubeReserved + hard eviction."""
+    problems = []
+    terms = []
+    for field in ("systemReserved", "kubeReserved"):
+        try:
+            quantity = reserved_resource_list(config, field).get(MEMORY_TYPE)
+        except KubeletConfigError as exc:
+            problems.extend(exc.problems)
+            continue
+        if quantity is not None and not quantity.is_zero():
+            terms.append(Term("%s.memory" % field, quantity))
+    try:
+        eviction = eviction_memory_term(config, memory_capacity)
+    except KubeletConfigError as exc:
+        problems.extend(exc.problems)
+    else:
+        if eviction is not None and not eviction.quantity.is_zero():
+            terms.append(eviction)
+    if problems:
+        raise KubeletConfigError(problems)
+    total = Quantity.from_int(0, "DecimalSI")
+    for term in terms:
+        total = total + term.quantity
+    return Reservation(tuple(terms), total)

@@ -1,0 +1,126 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Reading typed values out of a KubeletConfiguration dict, with the kubelet's own parsing rules.
+
+Every reader raises KubeletConfigError naming the field path, the bad value and the rule, quoting the kubelet's
+message where the kubelet has one. The config dict uses the kubelet's own field names
+(kubelet.config.k8s.io/v1beta1, as in /var/lib/kubelet/config.yaml).
+"""
+
+from __future__ import annotations
+
+from ._quantity import Quantity, QuantityError
+
+API_VERSION = "kubelet.config.k8s.io/v1beta1"
+KIND = "KubeletConfiguration"
+
+# pkg/kubelet/cm/memorymanager/policy*.go: policy names are case-sensitive.
+MEMORY_MANAGER_STATIC = "Static"
+MEMORY_MANAGER_NONE = "None"
+# pkg/kubelet/cm/memorymanager/policy_best_effort_other.go: BestEffort exists only on Windows.
+MEMORY_MANAGER_WINDOWS_ONLY = "BestEffort"
+# pkg/kubelet/cm/cpumanager/policy_{none,static}.go: lower case, unlike the memory manager's.
+CPU_MANAGER_POLICIES = ("none", "static")
+# pkg/kubelet/cm/topologymanager/topology_manager.go
+TOPOLOGY_MANAGER_POLICIES = ("none", "best-effort", "restricted", "single-numa-node")
+# Topology policies under which a Static memory manager can actually keep a pod on one NUMA node.
+NUMA_ALIGNING_TOPOLOGY_POLICIES = ("restricted", "single-numa-node")
+
+# pkg/kubelet/apis/config/validation/validation_reserved_memory.go: only these limit types are accepted.
+MEMORY_TYPE = "memory"
+HUGEPAGES_PREFIX = "hugepages-"
+
+# pkg/kubelet/cm/container_manager.go ParseResourceList: the only resources kube/systemReserved may hold.
+RESERVABLE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "pid")
+
+
+class KubeletConfigError(ValueError):
+    """One or more problems that would make the kubelet refuse (or silently misread) a config."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+def is_memory_type(resource_name):
+    """True for the resource types the memory manager manages (memory and hugepages-<size>)."""
+    return resource_name == MEMORY_TYPE or resource_name.startswith(HUGEPAGES_PREFIX)
+
+
+def parse_quantity(value, path):
+    """Parse a quantity written in YAML: a string, or an integer as Kubernetes' JSON decoding also accepts."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        # A float has already lost the digits the user wrote; Kubernetes would parse the original text.
+        raise KubeletConfigError(
+            ["%s: %r (%s) is not a Kubernetes quantity: write it as a string such as \"1Gi\" or an integer number of bytes"
+             % (path, value, type(value).__name__)])
+    try:
+        return Quantity.parse(str(value))
+    except QuantityError as exc:
+        raise KubeletConfigError(["%s: %s" % (path, exc)]) from exc
+
+
+def parse_capacity(memory_capacity):
+    """The node's memory capacity in bytes (MemTotal of /proc/meminfo x 1024), given as bytes or a quantity."""
+    if memory_capacity is None:
+        return None
+    capacity = parse_quantity(memory_capacity, "memory_capacity")
+    if capacity.sign() <= 0 or capacity.as_int64() is None:
+        raise KubeletConfigError(
+            ["memory_capacity: %r must be a positive whole number of bytes (MemTotal of /proc/meminfo x 1024)" % (memory_capacity,)])
+    return capacity.as_int64()
+
+
+def mapping_field(config, field):
+    """A map-valued top-level field; absent or null gives {}."""
+    value = config.get(field)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise KubeletConfigError(["%s: must be a mapping, got %s %r" % (field, type(value).__name__, value)])
+    return value
+
+
+def reserved_resource_list(config, field):
+    """kubeReserved / systemReserved parsed as the kubelet's ParseResourceList does, as {name: Quantity}."""
+    problems = []
+    parsed = {}
+    for name, text in mapping_field(config, field).items():
+        path = "%s.%s" % (field, name)
+        if name not in RESERVABLE_RESOURCES:
+            reason = ""
+            if isinstance(name, str) and name.startswith(HUGEPAGES_PREFIX):
+                reason = " (hugepages cannot be reserved this way, so reservedMemory cannot hold hugepages either)"
+            problems.append('%s: cannot reserve "%s" resource%s' % (path, name, reason))
+            continue
+        try:
+            quantity = parse_quantity(text, path)
+        except KubeletConfigError as exc:
+            problems.extend(exc.problems)
+            continue
+        if quantity.sign() < 0:
+            problems.append('%s: resource quantity for "%s" cannot be negative: %s' % (path, name, text))
+            continue
+        parsed[name] = quantity
+    if problems:
+        raise KubeletConfigError(problems)
+    return parsed
+
+
+def string_field(config, field):
+    """A string-valued top-level field, or None when absent."""
+    value = config.get(field)
+    if value is not None and not isinstance(value, str):
+        raise KubeletConfigError(["%s: must be a string, got %s %r" % (field, type(value).__name__, value)])
+    return value
+
+
+def bool_field(config, field):
+    """A boolean top-level field; absent gives False."""
+    value = config.get(field, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise KubeletConfigError(["%s: must be true or false, got %s %r" % (field, type(value).__name__, value)])
+    return value

@@ -1,0 +1,187 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Spreading the node-allocatable memory reservation over NUMA nodes as a reservedMemory list.
+
+The kubelet only checks the sum (memory_manager.go validateReservedMemory); how it is spread is free. Every
+strategy here returns shares of whole bytes that sum exactly to the reservation and that the kubelet can convert
+to int64 (memory_manager.go convertReserved rejects what Quantity.AsInt64 cannot convert).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._allocatable import memory_reservation
+from ._config import MEMORY_TYPE, KubeletConfigError, parse_quantity
+from ._quantity import Quantity, canonical_bytes
+
+SPLIT_STRATEGIES = ("even", "first", "proportional")
+# Coarsest first: a share is counted in the coarsest of these that divides the total exactly.
+_BINARY_UNITS = (1 << 30, 1 << 20, 1 << 10, 1)
+
+
+@dataclass(frozen=True)
+class NumaNode:
+    """A NUMA node as the engine needs it: its id and, when known, its memory (node MemTotal in bytes)."""
+
+    id: int
+    memory_bytes: int | None = None
+
+
+def numa_nodes_from(value):
+    """Accept a list of ids or the node list of numa.kubelet.numa_facts; return NumaNodes sorted by id."""
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise KubeletConfigError(["numa_nodes: %r must be a list of NUMA node ids or the numa_nodes list from numa.kubelet.numa_facts" % (value,)])
+    nodes = []
+    for index, item in enumerate(value):
+        memory = None
+        if isinstance(item, dict):
+            node_id, memory = item.get("id"), item.get("memory_bytes")
+            if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
+                raise KubeletConfigError(["numa_nodes[%d].memory_bytes: %r must be a positive integer number of bytes" % (index, memory)])
+        else:
+            node_id = item
+        if isinstance(node_id, bool) or not isinstance(node_id, int) or node_id < 0:
+            raise KubeletConfigError(["numa_nodes[%d]: NUMA node id %r must be a non-negative integer" % (index, node_id)])
+        nodes.append(NumaNode(node_id, memory))
+    if not nodes:
+        raise KubeletConfigError(["numa_nodes: the list is empty; the node needs at least NUMA node 0"])
+    ids = [node.id for node in nodes]
+    duplicates = sorted({node_id for node_id in ids if ids.count(node_id) > 1})
+    if duplicates:
+        raise KubeletConfigError(["numa_nodes: NUMA node ids %s appear more than once" % duplicates])
+    return sorted(nodes, key=lambda node: node.id)
+
+
+def share_text(share_bytes):
+    """The written form of a share: canonical binary-SI when the kubelet can convert it to int64, else plain bytes."""
+    text = canonical_bytes(share_bytes)
+    if Quantity.parse(text).as_int64() is None:
+        # Large binary-suffixed values leave the parser's int64 fast path and AsInt64 then refuses them.
+        text = str(share_bytes)
+    return text
+
+
+def _whole_bytes(total, reservation):
+    value = total.as_int64()
+    if value is None or total.exact != value:
+        raise KubeletConfigError(
+            ["the memory reservation %s = %s is not a whole number of bytes, so no reservedMemory can match it exactly "
+             "(the kubelet converts every reservedMemory limit to an int64 number of bytes)" % (reservation.describe(), total)])
+    return value
+
+
+def _even(total_bytes, nodes):
+    # The coarsest unit that gives every node exactly the same share; failing that, bytes with the remainder on the lowest ids.
+    unit = next((unit for unit in _BINARY_UNITS if total_bytes % (unit * len(nodes)) == 0), 1)
+    base, remainder = divmod(total_bytes // unit, len(nodes))
+    return {node.id: (base + (1 if index < remainder else 0)) * unit for index, node in enumerate(nodes)}
+
+
+def _proportional(total_bytes, nodes):
+    unknown = [node.id for node in nodes if node.memory_bytes is None]
+    if unknown:
+        raise KubeletConfigError(
+            ["split 'proportional' needs each node's memory: NUMA nodes %s have no memory_bytes (pass the numa_nodes list "
+             "from numa.kubelet.numa_facts, not bare ids)" % unknown])
+    node_memory = sum(node.memory_bytes for node in nodes)
+    # The coarsest unit in which every exact share is whole; failing that, bytes with the largest remainders rounded up.
+    unit = next((unit for unit in _BINARY_UNITS if all(total_bytes * node.memory_bytes % (node_memory * unit) == 0 for node in nodes)), 1)
+    units = total_bytes // unit
+    floors = {node.id: units * node.memory_bytes // node_memory for node in nodes}
+    # Largest remainder first; on a tie the lower id gets the extra unit.
+    by_remainder = sorted(nodes, key=lambda node: (-(units * node.memory_bytes % node_memory), node.id))
+    for node in by_remainder[:units - sum(floors.values())]:
+        floors[node.id] += 1
+    return {node_id: count * unit for node_id, count in floors.items()}
+
+
+def _explicit(split, total, reservation, nodes):
+    shares = {}
+    problems = []
+    for key, value in split.items():
+        try:
+            node_id = int(key)
+        except (TypeError, ValueError):
+            problems.append("split: key %r must be a NUMA node id" % (key,))
+            continue
+        if isinstance(key, bool) or node_id < 0 or node_id in shares:
+            problems.append("split: key %r must be a distinct non-negative NUMA node id" % (key,))
+            continue
+        try:
+            share = parse_quantity(value, "split[%s]" % key)
+        except KubeletConfigError as exc:
+            problems.extend(exc.problems)
+            continue
+        if share.sign() < 0:
+            problems.append("split[%s]: %s is negative; a NUMA node cannot give memory back" % (key, value))
+        elif not share.is_zero() and share.as_int64() is None:
+            problems.append("split[%s]: %s: could not covert a variable of type Quantity to int64 (the kubelet's words: "
+                            "write the share as whole bytes or in a unit that keeps it an integer, e.g. Mi)" % (key, value))
+        shares[node_id] = share
+    if problems:
+        raise KubeletConfigError(problems)
+    known = {node.id for node in nodes}
+    missing = sorted(set(shares) - known)
+    if missing:
+        problems.append("split: NUMA nodes %s do not exist on this machine (it has %s)" % (missing, sorted(known)))
+    written = Quantity.from_int(0, "DecimalSI")
+    for node_id in sorted(shares):
+        written = written + shares[node_id]
+    if written != total:
+        problems.append(
+            "split: the explicit shares %s sum to %s, but the reservation is %s = %s; the kubelet refuses any other total"
+            % ({node_id: str(shares[node_id]) for node_id in sorted(shares)}, written, reservation.describe(), total))
+    problems.extend(node_fit_problems({node_id: share.as_int64() for node_id, share in shares.items()}, nodes))
+    if problems:
+        raise KubeletConfigError(problems)
+    return [{"numaNode": node_id, "limits": {MEMORY_TYPE: str(split[_key_for(split, node_id)])}}
+            for node_id in sorted(shares) if not shares[node_id].is_zero()]
+
+
+def _key_for(split, node_id):
+    return next(key for key in split if int(key) == node_id)
+
+
+def node_fit_problems(shares, nodes):
+    """A share larger than its node's memory: the kubelet does not check it (it subtracts on uint64), we do."""
+    memory = {node.id: node.memory_bytes for node in nodes}
+    return ["reservedMemory for NUMA node %d is %s but that node has only %s of memory (node MemTotal)"
+            % (node_id, canonical_bytes(share), canonical_bytes(memory[node_id]))
+            for node_id, share in sorted(shares.items())
+            if memory.get(node_id) is not None and share is not None and share > memory[node_id]]
+
+
+def reserved_memory(config, numa_nodes, split="even", memory_capacity=None):
+    """The reservedMemory list for a kubelet config: the node-allocatable memory reservation spread over the nodes.
+
+    split: "even" (equal shares in the coarsest binary unit that allows it; when even bytes cannot be equal, shares
+    differ by one byte, the extra bytes on the lowest ids), "first" (all on the lowest id), "proportional" (by each node's memory, largest
+    remainders first) or an explicit {numa_id: quantity} mapping whose sum must equal the reservation exactly.
+    Nodes whose share is zero are left out: the kubelet refuses a zero limit.
+    """
+    if not isinstance(config, dict):
+        raise KubeletConfigError(["kubelet config: must be a mapping of KubeletConfiguration fields, got %s" % type(config).__name__])
+    nodes = numa_nodes_from(numa_nodes)
+    reservation = memory_reservation(config, memory_capacity)
+    total = reservation.total
+    if isinstance(split, dict):
+        return _explicit(split, total, reservation, nodes)
+    if split not in SPLIT_STRATEGIES:
+        raise KubeletConfigError(["split: %r is not a strategy: use one of %s or a mapping {numa_id: quantity}" % (split, ", ".join(SPLIT_STRATEGIES))])
+    if total.is_zero():
+        raise KubeletConfigError(
+            ["nothing to reserve: kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0, "
+             "and the Static memory manager refuses that ([memorymanager] you should specify the system reserved memory)"])
+    total_bytes = _whole_bytes(total, reservation)
+    if split == "first":
+        shares = {nodes[0].id: total_bytes}
+    elif split == "even":
+        shares = _even(total_bytes, nodes)
+    else:
+        shares = _proportional(total_bytes, nodes)
+    problems = node_fit_problems(shares, nodes)
+    if problems:
+        raise KubeletConfigError(problems)
+    return [{"numaNode": node_id, "limits": {MEMORY_TYPE: share_text(share)}} for node_id, share in sorted(shares.items()) if share]

@@ -1,0 +1,257 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Would the kubelet start with this KubeletConfiguration as its main config file? All problems at once.
+
+The kubelet's own checks, with its own texts (it stops at the first; we report every one):
+- pkg/kubelet/apis/config/validation/validation_reserved_memory.go (limit types, zero, duplicates);
+- pkg/kubelet/cm/memorymanager/memory_manager.go (policy names, NUMA ids, the sum per memory type, int64);
+- pkg/kubelet/cm/memorymanager/policy_static.go (a Static policy needs some reserved memory);
+- pkg/kubelet/cm/cpumanager/cpu_manager.go and topologymanager (policy names, CPU reservation).
+And the checks the kubelet lacks: a node's reservation must fit in that node's memory, reservedMemory only with the
+Static policy, hugepages refused with the reason, unknown top-level fields (which the kubelet silently ignores).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from ._allocatable import eviction_memory_term, memory_reservation
+from ._config import (
+    API_VERSION,
+    CPU_MANAGER_POLICIES,
+    HUGEPAGES_PREFIX,
+    KIND,
+    MEMORY_MANAGER_NONE,
+    MEMORY_MANAGER_STATIC,
+    MEMORY_MANAGER_WINDOWS_ONLY,
+    MEMORY_TYPE,
+    NUMA_ALIGNING_TOPOLOGY_POLICIES,
+    TOPOLOGY_MANAGER_POLICIES,
+    KubeletConfigError,
+    is_memory_type,
+    parse_quantity,
+    reserved_resource_list,
+    string_field,
+)
+from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS
+from ._quantity import Quantity
+from ._split import node_fit_problems, numa_nodes_from
+
+_INT32_MAX = 2**31 - 1
+
+
+@dataclass
+class Report:
+    """Errors make the kubelet refuse the config; warnings are accepted configs that likely miss their aim."""
+
+    errors: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MemoryReservationEntry:
+    """One reservedMemory item, parsed."""
+
+    index: int
+    numa_node: int
+    limits: dict
+
+
+def _collect(report, check, *args):
+    """Run one check; its KubeletConfigError becomes errors in the report and its result is returned (None on error)."""
+    try:
+        return check(*args)
+    except KubeletConfigError as exc:
+        report.errors.extend(exc.problems)
+        return None
+
+
+def _check_type_and_kind(config):
+    problems = []
+    for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
+        if key in config and config[key] != expected:
+            problems.append("%s: %r is not %r; the kubelet only reads %s %s here" % (key, config[key], expected, API_VERSION, KIND))
+    if problems:
+        raise KubeletConfigError(problems)
+
+
+def _check_unknown_fields(config):
+    problems = []
+    for name in config:
+        if name in KUBELET_CONFIGURATION_FIELDS:
+            continue
+        guess = difflib.get_close_matches(str(name), sorted(KUBELET_CONFIGURATION_FIELDS), n=1, cutoff=0.6)
+        hint = '; did you mean "%s"?' % guess[0] if guess else ""
+        problems.append('%s: unknown KubeletConfiguration (%s) field; the kubelet ignores it silently and starts without it%s'
+                        % (name, API_VERSION, hint))
+    if problems:
+        raise KubeletConfigError(problems)
+
+
+def _parse_reserved_memory(config):
+    """reservedMemory items with the kubelet's configuration validation (validation_reserved_memory.go)."""
+    items = config.get("reservedMemory")
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise KubeletConfigError(["reservedMemory: must be a list of {numaNode, limits}, got %s %r" % (type(items).__name__, items)])
+    problems = []
+    entries = []
+    seen = set()
+    for index, item in enumerate(items):
+        path = "reservedMemory[%d]" % index
+        if not isinstance(item, dict):
+            problems.append("%s: must be a mapping {numaNode: <id>, limits: {memory: <quantity>}}, got %r" % (path, item))
+            continue
+        unknown = sorted(set(item) - {"numaNode", "limits"})
+        if unknown:
+            problems.append("%s: unknown keys %s; each item has only numaNode and limits" % (path, unknown))
+        numa_node = item.get("numaNode")
+        if isinstance(numa_node, bool) or not isinstance(numa_node, int) or not 0 <= numa_node <= _INT32_MAX:
+            problems.append("%s.numaNode: %r must be a NUMA node id (a non-negative integer)" % (path, numa_node))
+            continue
+        limits = item.get("limits")
+        if not isinstance(limits, dict) or not limits:
+            problems.append("%s.limits: must be a non-empty mapping such as {memory: 1Gi}, got %r" % (path, limits))
+            continue
+        parsed = {}
+        for resource_name, text in limits.items():
+            limit_path = "%s.limits.%s" % (path, resource_name)
+            if not isinstance(resource_name, str) or not is_memory_type(resource_name):
+                problems.append('%s: invalid configuration: the limit type "%s" for NUMA node %d is not supported, only [%s %s<HugePageSize>] is accepted'
+                                % (limit_path, resource_name, numa_node, MEMORY_TYPE, HUGEPAGES_PREFIX))
+            try:
+                quantity = parse_quantity(text, limit_path)
+            except KubeletConfigError as exc:
+                problems.extend(exc.problems)
+                continue
+            if quantity.is_zero():
+                problems.append('%s: invalid configuration: reserved memory may not be zero for NUMA node %d and resource "%s"'
+                                % (limit_path, numa_node, resource_name))
+            elif quantity.sign() < 0:
+                # The kubelet does not check the sign; a negative limit wraps around when it converts to uint64.
+                problems.append("%s: %s is negative; a reservation must be a positive amount of memory" % (limit_path, text))
+            elif quantity.as_int64() is None:
+                problems.append("%s: %s: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
+                                "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)" % (limit_path, text))
+            if (numa_node, resource_name) in seen:
+                problems.append('%s: invalid configuration: the reserved memory has a duplicate value for NUMA node %d and resource "%s"'
+                                % (limit_path, numa_node, resource_name))
+            seen.add((numa_node, resource_name))
+            if resource_name.startswith(HUGEPAGES_PREFIX):
+                problems.append(
+                    '%s: hugepages cannot be reserved here: kubeReserved/systemReserved cannot hold hugepages (cannot reserve "%s" resource), '
+                    'so the kubelet compares this with 0 and refuses it (the total amount "%s" of type "%s" is not equal to the value "0" '
+                    "determined by Node Allocatable feature); reserve only memory" % (limit_path, resource_name, quantity, resource_name))
+            parsed[resource_name] = quantity
+        entries.append(MemoryReservationEntry(index, numa_node, parsed))
+    if problems:
+        raise KubeletConfigError(problems)
+    return entries
+
+
+def _check_memory_manager(config, report, entries, nodes, memory_capacity):
+    policy = string_field(config, "memoryManagerPolicy") or MEMORY_MANAGER_NONE
+    if policy == MEMORY_MANAGER_WINDOWS_ONLY:
+        raise KubeletConfigError(['memoryManagerPolicy: policy "%s" is not available for platform "linux"' % policy])
+    if policy not in (MEMORY_MANAGER_NONE, MEMORY_MANAGER_STATIC):
+        hint = ""
+        if policy.lower() in (MEMORY_MANAGER_NONE.lower(), MEMORY_MANAGER_STATIC.lower()):
+            hint = '; memory manager policy names are case-sensitive: "%s" or "%s"' % (MEMORY_MANAGER_NONE, MEMORY_MANAGER_STATIC)
+        raise KubeletConfigError(['memoryManagerPolicy: unknown policy: "%s"%s' % (policy, hint)])
+    if policy != MEMORY_MANAGER_STATIC:
+        if config.get("reservedMemory"):
+            raise KubeletConfigError(['reservedMemory: set without memoryManagerPolicy "%s"; the kubelet ignores it under policy "%s"'
+                                      % (MEMORY_MANAGER_STATIC, policy)])
+        return
+    topology_policy = config.get("topologyManagerPolicy") or "none"
+    if topology_policy not in NUMA_ALIGNING_TOPOLOGY_POLICIES:
+        report.warnings.append(
+            'topologyManagerPolicy "%s" with memoryManagerPolicy "Static": pods are admitted even when their memory cannot be kept '
+            'on one NUMA node; use "single-numa-node" or "restricted"' % topology_policy)
+    if entries is None:
+        return
+    if nodes:
+        known = {node.id for node in nodes}
+        missing = sorted({entry.numa_node for entry in entries if entry.numa_node not in known})
+        for numa_node in missing:
+            report.errors.append("reservedMemory: the reserved memory configuration references a NUMA node %d that does not exist on this machine"
+                                 % numa_node)
+        shares = {}
+        for entry in entries:
+            if MEMORY_TYPE in entry.limits and entry.limits[MEMORY_TYPE].as_int64() is not None:
+                shares[entry.numa_node] = shares.get(entry.numa_node, 0) + entry.limits[MEMORY_TYPE].as_int64()
+        report.errors.extend("reservedMemory: %s" % problem for problem in node_fit_problems(shares, nodes))
+    reservation = memory_reservation(config, memory_capacity)
+    _check_sums(report, entries, reservation)
+
+
+def _check_sums(report, entries, reservation):
+    """memory_manager.go validateReservedMemory and policy_static.go NewPolicyStatic, every memory type."""
+    totals = {}
+    for entry in entries:
+        for resource_name, quantity in entry.limits.items():
+            # Go: q.Add(total), so the newest item's format leads, as in the kubelet's message.
+            totals[resource_name] = quantity + totals[resource_name] if resource_name in totals else quantity
+    allocatable = {MEMORY_TYPE: reservation.total} if not reservation.total.is_zero() else {}
+    for resource_name in sorted(set(totals) | set(allocatable)):
+        reserved = Quantity.from_int(0, "DecimalSI") + totals.get(resource_name, Quantity.from_int(0, "DecimalSI"))
+        expected = Quantity.from_int(0, "DecimalSI") + allocatable.get(resource_name, Quantity.from_int(0, "DecimalSI"))
+        if reserved != expected:
+            origin = reservation.describe() if resource_name == MEMORY_TYPE else "kubeReserved/systemReserved cannot hold %s" % resource_name
+            report.errors.append('reservedMemory: the total amount "%s" of type "%s" is not equal to the value "%s" determined by Node Allocatable feature (%s)'
+                                 % (reserved, resource_name, expected, origin))
+    if reservation.total.is_zero() and not totals.get(MEMORY_TYPE):
+        report.errors.append("memoryManagerPolicy: [memorymanager] you should specify the system reserved memory "
+                             "(kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0)")
+
+
+def _check_cpu_manager(config):
+    policy = string_field(config, "cpuManagerPolicy") or "none"
+    if policy not in CPU_MANAGER_POLICIES:
+        hint = '; CPU manager policy names are lower case: "none" or "static"' if policy.lower() in CPU_MANAGER_POLICIES else ""
+        raise KubeletConfigError(['cpuManagerPolicy: unknown policy: "%s"%s' % (policy, hint)])
+    if policy != "static" or config.get("reservedSystemCPUs"):
+        return
+    reserved = Quantity.from_int(0, "DecimalSI")
+    for resource_field in ("kubeReserved", "systemReserved"):
+        cpu = reserved_resource_list(config, resource_field).get("cpu")
+        if cpu is not None:
+            reserved = reserved + cpu
+    if reserved.is_zero():
+        raise KubeletConfigError(['cpuManagerPolicy: [cpumanager] unable to determine reserved CPU resources for static policy '
+                                  '(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)'])
+
+
+def _check_topology_manager(config):
+    policy = string_field(config, "topologyManagerPolicy")
+    if policy is not None and policy not in TOPOLOGY_MANAGER_POLICIES:
+        raise KubeletConfigError(['topologyManagerPolicy: unknown policy: "%s" (one of %s)' % (policy, ", ".join(TOPOLOGY_MANAGER_POLICIES))])
+
+
+def check_kubelet_config(config, numa_nodes=None, memory_capacity=None):
+    """Every problem that would stop the kubelet (errors) or defeat NUMA alignment (warnings) in a main config file.
+
+    numa_nodes (ids or numa.kubelet.numa_facts nodes) enables the NUMA-id and per-node fit checks;
+    memory_capacity (bytes) is needed when evictionHard memory.available is a percentage.
+    """
+    report = Report()
+    if not isinstance(config, dict):
+        report.errors.append("kubelet config: must be a mapping of KubeletConfiguration fields, got %s %r" % (type(config).__name__, config))
+        return report
+    _collect(report, _check_type_and_kind, config)
+    _collect(report, _check_unknown_fields, config)
+    for resource_field in ("kubeReserved", "systemReserved"):
+        _collect(report, reserved_resource_list, config, resource_field)
+    # Invalid numa_nodes are reported; the checks that need them are then skipped.
+    nodes = _collect(report, numa_nodes_from, numa_nodes) if numa_nodes is not None else None
+    _collect(report, eviction_memory_term, config, memory_capacity, False)
+    entries = _collect(report, _parse_reserved_memory, config)
+    _collect(report, _check_memory_manager, config, report, entries, nodes, memory_capacity)
+    _collect(report, _check_cpu_manager, config)
+    _collect(report, _check_topology_manager, config)
+    # Several checks read kubeReserved/systemReserved/evictionHard; report each problem once.
+    report.errors = list(dict.fromkeys(report.errors))
+    return report

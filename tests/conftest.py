@@ -1,0 +1,43 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Make `ansible_collections.numa.kubelet` importable from a plain checkout, for pytest and ansible-playbook.
+
+A checkout is not laid out as ansible_collections/numa/kubelet, so a link tree under .cache points there; when the
+tests already run inside such a tree (ansible-test, an installed collection) nothing is changed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _collections_root():
+    parts = REPO.split(os.sep)
+    if parts[-3:-1] == ["ansible_collections", "numa"] and parts[-1] == "kubelet":
+        return os.sep.join(parts[:-3])
+    root = os.path.join(REPO, ".cache", "collections")
+    link = os.path.join(root, "ansible_collections", "numa", "kubelet")
+    if not os.path.islink(link):
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        try:
+            os.symlink(REPO, link)
+        except FileExistsError:
+            pass  # another pytest worker made it first
+    return root
+
+
+COLLECTIONS_ROOT = _collections_root()
+if COLLECTIONS_ROOT not in sys.path:
+    sys.path.insert(0, COLLECTIONS_ROOT)
+
+
+@pytest.fixture(scope="session")
+def collections_root():
+    """The directory to put in ANSIBLE_COLLECTIONS_PATH so Ansible finds this checkout as numa.kubelet."""
+    return COLLECTIONS_ROOT

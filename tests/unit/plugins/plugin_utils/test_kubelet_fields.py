@@ -1,0 +1,67 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Spot checks of the KubeletConfiguration field catalogue and the flag forms (kubelet v1beta1 types.go, options.go)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FLAG_FORMS, KUBELET_CONFIGURATION_FIELDS
+
+# The number of json tags extracted from types.go at 001332b0422071acf4860769f18e34b5e9b7c1bc (126) plus apiVersion and kind.
+FIELD_COUNT = 128
+VALUE_KINDS = {"scalar", "map_comma_equals", "map_comma_lt", "map_repeat_equals", "reserved_memory", "feature_gates", "list_comma"}
+
+
+def test_field_count():
+    assert len(KUBELET_CONFIGURATION_FIELDS) == FIELD_COUNT
+    assert isinstance(KUBELET_CONFIGURATION_FIELDS, frozenset)
+
+
+@pytest.mark.parametrize("field", [
+    "apiVersion", "kind", "reservedMemory", "memoryManagerPolicy", "evictionHard", "mergeDefaultEvictionSettings",
+    "kubeReserved", "systemReserved", "reservedSystemCPUs", "topologyManagerPolicyOptions", "cpuManagerPolicyOptions",
+    "resolvConf", "memoryReservationPolicy", "tlsCurvePreferences", "containerRuntimeEndpoint", "userNamespaces",
+])
+def test_present(field):
+    assert field in KUBELET_CONFIGURATION_FIELDS
+
+
+@pytest.mark.parametrize("name", [
+    "reservedMemroy",      # the misspelling the kubelet silently ignores (KUBELET_FACTS.md section 1)
+    "ReservedMemory",      # the Go field name, not the json tag
+    "resolverConfig",      # Go field ResolverConfig, json tag resolvConf
+    "numaNode", "limits",  # MemoryReservation's fields, not top-level
+    "swapBehavior",        # MemorySwapConfiguration's field
+    "TypeMeta", "metadata",
+])
+def test_absent(name):
+    assert name not in KUBELET_CONFIGURATION_FIELDS
+
+
+def test_flag_forms_cover_config_fields_only():
+    assert set(FLAG_FORMS) <= KUBELET_CONFIGURATION_FIELDS
+    assert {kind for _flag, kind in FLAG_FORMS.values()} <= VALUE_KINDS
+    for flag, _kind in FLAG_FORMS.values():
+        assert flag == flag.lower() and not flag.startswith("-")
+
+
+def test_config_file_only_field_has_no_flag():
+    assert "mergeDefaultEvictionSettings" not in FLAG_FORMS
+
+
+@pytest.mark.parametrize("field, form", [
+    ("reservedMemory", ("reserved-memory", "reserved_memory")),
+    ("evictionHard", ("eviction-hard", "map_comma_lt")),
+    ("evictionSoft", ("eviction-soft", "map_comma_lt")),
+    ("evictionSoftGracePeriod", ("eviction-soft-grace-period", "map_comma_equals")),
+    ("kubeReserved", ("kube-reserved", "map_comma_equals")),
+    ("reservedSystemCPUs", ("reserved-cpus", "scalar")),
+    ("cpuManagerPolicyOptions", ("cpu-manager-policy-options", "map_repeat_equals")),
+    ("topologyManagerPolicyOptions", ("topology-manager-policy-options", "map_repeat_equals")),
+    ("featureGates", ("feature-gates", "feature_gates")),
+    ("enforceNodeAllocatable", ("enforce-node-allocatable", "list_comma")),
+])
+def test_flag_form(field, form):
+    assert FLAG_FORMS[field] == form
