@@ -109,10 +109,10 @@ def kube_reserved(instance_type: str | None = None, *, max_pods: int | None = No
                        "(for a type missing from the table, or a maxPodsExpression result), not both")
     if instance_type is None and max_pods is None:
         raise EksError("kube_reserved needs instance_type= or max_pods=: kubeReserved.memory is 11*maxPods+255 MiB")
+    pods = _table_max_pods(instance_type) if instance_type is not None else max_pods
     if vcpus is None:
         raise EksError("vcpus= is required: nodeadm computes kubeReserved.cpu from the node's online CPUs, "
                        "which the EKS instance table does not carry")
-    pods = _table_max_pods(instance_type) if instance_type is not None else max_pods
     # Key order as nodeadm's JSON has it (Go's encoding/json writes map keys sorted).
     return {
         "cpu": "%dm" % kube_reserved_cpu_millicores(vcpus),

@@ -103,7 +103,7 @@ def _digit_count(magnitude: int) -> int:
 
 def _to_decimal(unscaled: int, exponent: int) -> Decimal:
     """The exact value unscaled * 10**exponent; a tuple-built Decimal is never rounded by a context."""
-    sign, digits, _ = Decimal(unscaled).as_tuple()
+    sign, digits, _exponent = Decimal(unscaled).as_tuple()
     return Decimal((sign, digits, exponent))
 
 
@@ -205,7 +205,7 @@ def _set_string(value: str) -> _InfDec | None:
     The scale is the count of digits after the point; a number without any digit ("." or "-.") is refused.
     """
     negative = value[:1] == "-"
-    whole, _, fraction = value.lstrip("+-").partition(".")
+    whole, _point, fraction = value.lstrip("+-").partition(".")
     digits = whole + fraction
     if not digits:
         return None

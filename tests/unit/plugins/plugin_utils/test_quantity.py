@@ -248,7 +248,7 @@ def test_quantity_parse(text, value, fmt):
 @pytest.mark.parametrize("text", [row[0] for row in QUANTITY_PARSE])
 def test_quantity_parse_decomposes(text):
     # TestQuantityParse: rebuilding the input from parseQuantityString's parts parses to the same quantity.
-    positive, _, num, denom, suffix = _parse_quantity_string(text)
+    positive, _value, num, denom, suffix = _parse_quantity_string(text)
     assert positive is (Quantity.parse(text).sign() >= 0)
     rebuilt = ("" if positive else "-") + num + ("." + denom if denom else "") + suffix
     assert Quantity.parse(rebuilt) == Quantity.parse(text)

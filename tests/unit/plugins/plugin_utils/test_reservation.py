@@ -138,7 +138,7 @@ def test_percentage_total_is_split_in_bytes():
     config = static(kubeReserved={"memory": "1Gi"}, evictionHard={"memory.available": "5%"})
     result = reserved_memory(config, [0, 1], memory_capacity=7910812 * 1024)
     assert limits(result) == [(0, "739387702"), (1, "739387702")]
-    assert sum(Quantity.parse(share).value() for _, share in limits(result)) == GI + 405033580
+    assert sum(Quantity.parse(share).value() for _node, share in limits(result)) == GI + 405033580
 
 
 @pytest.mark.parametrize("split, nodes, message", [

@@ -159,7 +159,8 @@ def test_topology_policy_that_cannot_align_is_a_warning():
       "(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)"]),
     ({"cpuManagerPolicy": "static", "kubeReserved": {"memory": "512Mi", "cpu": "100m"}}, []),
     ({"cpuManagerPolicy": "static", "reservedSystemCPUs": "0"}, []),
-    ({"topologyManagerPolicy": "single-numa"}, ['topologyManagerPolicy: unknown policy: "single-numa" (one of none, best-effort, restricted, single-numa-node)']),
+    ({"topologyManagerPolicy": "single-numa"},
+     ['topologyManagerPolicy: unknown policy: "single-numa" (one of none, best-effort, restricted, single-numa-node)']),
 ])
 def test_cpu_and_topology_manager(fields, expected):
     assert errors_of(config(reservedMemory=reservations((0, {"memory": "1Gi"})), **fields)) == expected

@@ -1,0 +1,72 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: validate_kubelet_config
+short_description: Fail unless the kubelet would start with this KubeletConfiguration
+version_added: 0.1.0
+description:
+  - Returns the config unchanged when the kubelet would accept it as its main config file; otherwise fails with
+    every problem at once, each naming the field and quoting the kubelet's own error text where it has one.
+  - The kubelet's checks (reservedMemory limit types, zero and duplicate limits, int64 conversion, NUMA ids that
+    exist, the exact sum per memory type, a non-zero reservation under C(Static), policy names in their exact case,
+    a CPU reservation for the static CPU manager) and the ones it lacks (a node's reservation must fit in that node's
+    memory, C(reservedMemory) only with C(Static), hugepages refused with the reason, unknown top-level fields with a
+    suggestion, since the kubelet silently ignores a misspelled C(reservedMemroy)).
+  - A C(Static) memory manager without C(topologyManagerPolicy) C(single-numa-node) or C(restricted) gives a warning.
+author:
+  - numa.kubelet developers
+options:
+  _input:
+    description: The kubelet's main config as a dict with the kubelet's own field names (KubeletConfiguration v1beta1).
+    type: dict
+    required: true
+  numa_nodes:
+    description:
+      - The host's NUMA nodes (ids, or the C(numa_nodes) fact of M(numa.kubelet.numa_facts)).
+      - Enables the checks that NUMA ids exist and that each node's reservation fits in its memory.
+    type: list
+    elements: raw
+  memory_capacity:
+    description: The node's memory capacity in bytes; required when C(evictionHard) C(memory.available) is a percentage.
+    type: raw
+"""
+
+EXAMPLES = r"""
+- name: Refuse to write a config the kubelet would crash on
+  ansible.builtin.copy:
+    content: "{{ kubelet_config | numa.kubelet.validate_kubelet_config(numa_nodes, memory_capacity=numa_memory_capacity_bytes) | to_nice_yaml }}"
+    dest: /var/lib/kubelet/config.yaml
+    mode: "0644"
+"""
+
+RETURN = r"""
+_value:
+  description: The config, unchanged.
+  type: dict
+"""
+
+from ansible.errors import AnsibleFilterError
+from ansible.utils.display import Display
+
+from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
+
+
+def validate_kubelet_config(kubelet_config, numa_nodes=None, memory_capacity=None):
+    """kubelet_config itself when the kubelet would accept it."""
+    report = check_kubelet_config(kubelet_config, numa_nodes, memory_capacity)
+    for warning in report.warnings:
+        Display().warning("validate_kubelet_config: %s" % warning)
+    if report.errors:
+        raise AnsibleFilterError("validate_kubelet_config: the kubelet would refuse this config:\n- %s" % "\n- ".join(report.errors))
+    return kubelet_config
+
+
+class FilterModule:
+    """KubeletConfiguration validation."""
+
+    def filters(self):
+        return {"validate_kubelet_config": validate_kubelet_config}
