@@ -10,22 +10,29 @@ PYTHON=${NUMA_KUBELET_PYTHON:-python3}
 say() { printf '[%s %s] %s\n' "${0##*/}" "$(date +%H:%M:%S)" "$*"; }
 die() { printf '%s: ERROR: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
-# Debian packages, installed only when missing; apt-get update runs at most once per script run.
-ensure_debian_packages() {
-    local missing=() package
+# Debian packages, installed only when missing; one clear message naming what is still missing when apt fails.
+missing_debian_packages() {
+    local package
     for package in "$@"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$package")
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q '^install ok installed$' || printf '%s\n' "$package"
     done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    [ "$(id -u)" -eq 0 ] || die "Debian packages missing: ${missing[*]}; run as root or install them first"
-    if [ -z "${_APT_UPDATED:-}" ]; then
-        say "apt-get update"
-        DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null || die "apt-get update failed: the Debian mirror is not reachable"
-        _APT_UPDATED=1
+}
+
+ensure_debian_packages() {
+    local -a need=()
+    local aptlog=$CACHE/apt.log
+    mapfile -t need < <(missing_debian_packages "$@")
+    [ ${#need[@]} -eq 0 ] && return 0
+    [ "$(id -u)" -eq 0 ] || die "missing Debian packages: ${need[*]}; run as root or install them first"
+    say "installing missing Debian packages: ${need[*]}"
+    mkdir -p "$CACHE"
+    if ! { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"; } \
+        >"$aptlog" 2>&1; then
+        mapfile -t need < <(missing_debian_packages "$@")
+        die "missing Debian packages: ${need[*]} (apt-get failed; last lines of $aptlog: $(tail -n 3 "$aptlog" | tr '\n' ' '))"
     fi
-    say "installing Debian packages: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-        || die "apt-get install failed for: ${missing[*]}"
+    mapfile -t need < <(missing_debian_packages "$@")
+    [ ${#need[@]} -eq 0 ] || die "missing Debian packages after apt-get install: ${need[*]}"
 }
 
 # The project's virtualenv with the pinned tools of requirements-dev.txt; rebuilt when that file changes.
@@ -45,12 +52,12 @@ ensure_venv() {
     echo "$wanted" >"$stamp"
 }
 
-# A copy (not a link: ansible-test refuses links) of the collection as ansible_collections/numa/kubelet, outside
-# any hidden directory (ansible-test skips every file below one).
+# A fresh copy (not a link: ansible-test and molecule want a real tree) of the checkout's files as
+# ROOT/ansible_collections/numa/kubelet; prints that path.
 collection_copy() {
-    local root=${TMPDIR:-/tmp}/numa-kubelet-collection-copy dest
+    local root=$1 dest
     dest=$root/ansible_collections/numa/kubelet
-    rm -rf "$root"
+    rm -rf "$dest"
     mkdir -p "$dest"
     (
         cd "$REPO"
