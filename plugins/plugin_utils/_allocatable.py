@@ -95,17 +95,47 @@ def _decimal_to_float32(text):
     return best
 
 
+def parse_threshold(signal, value):
+    """One evictionHard entry as helpers.go parseThresholdStatement reads it (kubernetes/kubernetes 008b3652).
+
+    Returns None for a threshold the kubelet ignores ("0%", "100%"), ("percentage", float32 share of capacity)
+    or ("quantity", Quantity); raises with the kubelet's text otherwise.
+    """
+    path = "evictionHard.%s" % signal
+    if signal not in EVICTION_SIGNALS:
+        raise KubeletConfigError(["evictionHard: unsupported eviction signal %s" % signal])
+    if not (isinstance(value, str) and value.endswith("%")):
+        quantity = parse_quantity(value, path)
+        if quantity.sign() <= 0:
+            raise KubeletConfigError(["%s: eviction threshold %s must be positive: %s" % (path, signal, quantity)])
+        return ("quantity", quantity)
+    if value in ("0%", "100%"):
+        return None
+    trimmed = value.rstrip("%")
+    if not _DECIMAL_FLOAT.match(trimmed):
+        raise KubeletConfigError(['%s: strconv.ParseFloat: parsing "%s": invalid syntax (write a percentage like "5%%")' % (path, trimmed)])
+    if abs(Fraction(trimmed)) > _FLOAT32_MAX:
+        raise KubeletConfigError(['%s: strconv.ParseFloat: parsing "%s": value out of range' % (path, trimmed)])
+    # parsePercentage: float32(ParseFloat(trimmed, 32)) / 100, a float32 division; the range checks run on that
+    # share, so "100.000001%" rounds to exactly 1 and passes, as it does in the kubelet.
+    share = _float32(_decimal_to_float32(trimmed) / 100)
+    if share < 0:
+        raise KubeletConfigError(["%s: eviction percentage threshold %s must be >= 0%%: %s" % (path, signal, value)])
+    if share > 1:
+        raise KubeletConfigError(["%s: eviction percentage threshold %s must be <= 100%%: %s" % (path, signal, value)])
+    return ("percentage", share)
+
+
 def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
-    """The hard-eviction memory.available term, or None when it is zero; raises on an invalid threshold.
+    """The hard-eviction memory.available term, or None when it is zero; raises on any invalid threshold.
 
     - no evictionHard in the main config: the kubelet's default applies (100Mi);
     - evictionHard without memory.available: 0, unless mergeDefaultEvictionSettings brings the default back;
-    - "0%" and "100%" are ignored by the kubelet (helpers.go parseThresholdStatement);
-    - capacity_required=False checks the threshold's syntax only, leaving a percentage uncomputed when no
-      memory_capacity is given (for configs whose memory reservation does not matter);
-    - a percentage is a share of memory capacity with the kubelet's float32 arithmetic: helpers.go parsePercentage
-      gives float32(ParseFloat(trimmed, 32)) / 100 and eviction/api/types.go GetThresholdQuantity
-      int64(float64(capacity) * float64(share)), so 5% of 8,100,671,488 bytes is 405,033,580, not 405,033,574.
+    - a percentage is a share of memory capacity: eviction/api/types.go GetThresholdQuantity computes
+      int64(float64(capacity) * float64(share)) on the float32 share, so 5% of 8,100,671,488 bytes is
+      405,033,580, not 405,033,574;
+    - capacity_required=False checks the thresholds' syntax only, leaving a percentage uncomputed when no
+      memory_capacity is given (for configs whose memory reservation does not matter).
     """
     merge_defaults = bool_field(config, "mergeDefaultEvictionSettings")
     if config.get("evictionHard") is None:
@@ -114,45 +144,32 @@ def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
         thresholds = mapping_field(config, "evictionHard")
         source = "evictionHard memory.available"
         if MEMORY_AVAILABLE not in thresholds and merge_defaults:
-            thresholds = {MEMORY_AVAILABLE: DEFAULT_MEMORY_AVAILABLE}
+            thresholds = dict(thresholds, **{MEMORY_AVAILABLE: DEFAULT_MEMORY_AVAILABLE})
             source = "evictionHard memory.available (kubelet default, mergeDefaultEvictionSettings)"
-    problems = ["evictionHard: unsupported eviction signal %s" % signal for signal in thresholds if signal not in EVICTION_SIGNALS]
+    problems = []
+    parsed = {}
+    for signal, value in thresholds.items():
+        try:
+            parsed[signal] = parse_threshold(signal, value)
+        except KubeletConfigError as exc:
+            problems.extend(exc.problems)
     if problems:
         raise KubeletConfigError(problems)
-    if MEMORY_AVAILABLE not in thresholds:
+    memory = parsed.get(MEMORY_AVAILABLE)
+    if memory is None:
         return None
-    value = thresholds[MEMORY_AVAILABLE]
-    path = "evictionHard.%s" % MEMORY_AVAILABLE
-    if isinstance(value, str) and value.endswith("%"):
-        return _percentage_term(value, path, source, memory_capacity, capacity_required)
-    quantity = parse_quantity(value, path)
-    if quantity.sign() <= 0:
-        raise KubeletConfigError(["%s: eviction threshold %s must be positive: %s" % (path, MEMORY_AVAILABLE, quantity)])
-    return Term(source, quantity)
-
-
-def _percentage_term(value, path, source, memory_capacity, capacity_required):
-    if value in ("0%", "100%"):
-        return None
-    trimmed = value.rstrip("%")
-    if not _DECIMAL_FLOAT.match(trimmed):
-        raise KubeletConfigError(['%s: strconv.ParseFloat: parsing "%s": invalid syntax (write a percentage like "5%%")' % (path, trimmed)])
-    if abs(Fraction(trimmed)) > _FLOAT32_MAX:
-        raise KubeletConfigError(['%s: strconv.ParseFloat: parsing "%s": value out of range' % (path, trimmed)])
-    # The range checks run on the float32 share, as the kubelet's do: "100.000001%" rounds to exactly 1.
-    share = _float32(_decimal_to_float32(trimmed) / 100)
-    if share < 0:
-        raise KubeletConfigError(["%s: eviction percentage threshold %s must be >= 0%%: %s" % (path, MEMORY_AVAILABLE, value)])
-    if share > 1:
-        raise KubeletConfigError(["%s: eviction percentage threshold %s must be <= 100%%: %s" % (path, MEMORY_AVAILABLE, value)])
+    kind, amount = memory
+    if kind == "quantity":
+        return Term(source, amount)
     capacity = parse_capacity(memory_capacity)
     if capacity is None and not capacity_required:
         return None
     if capacity is None:
         raise KubeletConfigError(
-            ["%s: %r is a share of the node's memory capacity, so memory_capacity (MemTotal of /proc/meminfo x 1024, "
-             "numa_memory_capacity_bytes from numa.kubelet.numa_facts) is required to compute it" % (path, value)])
-    return Term("%s %s of %d bytes" % (source, value, capacity), Quantity.from_int(int(float(capacity) * share), "BinarySI"))
+            ["evictionHard.%s: %r is a share of the node's memory capacity, so memory_capacity (MemTotal of /proc/meminfo x 1024, "
+             "numa_memory_capacity_bytes from numa.kubelet.numa_facts) is required to compute it" % (MEMORY_AVAILABLE, thresholds[MEMORY_AVAILABLE])])
+    value = thresholds[MEMORY_AVAILABLE]
+    return Term("%s %s of %d bytes" % (source, value, capacity), Quantity.from_int(int(float(capacity) * amount), "BinarySI"))
 
 
 def memory_reservation(config, memory_capacity=None):

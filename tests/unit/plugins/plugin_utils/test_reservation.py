@@ -102,6 +102,15 @@ def test_invalid_eviction_thresholds(value, message):
     assert str(error.value).startswith(message)
 
 
+def test_every_eviction_threshold_is_checked():
+    with pytest.raises(KubeletConfigError) as error:
+        eviction_memory_term({"evictionHard": {"memory.available": "100Mi", "nodefs.available": "ten%", "imagefs.available": "0"}})
+    assert sorted(error.value.problems) == [
+        "evictionHard.imagefs.available: eviction threshold imagefs.available must be positive: 0",
+        'evictionHard.nodefs.available: strconv.ParseFloat: parsing "ten": invalid syntax (write a percentage like "5%")',
+    ]
+
+
 def test_unknown_eviction_signal():
     with pytest.raises(KubeletConfigError, match="evictionHard: unsupported eviction signal memory.availible"):
         eviction_memory_term({"evictionHard": {"memory.availible": "100Mi"}})
