@@ -19,11 +19,9 @@ description:
     shares always sum exactly to the total. Nodes whose share is zero are left out (the kubelet refuses zero).
 author:
   - numa.kubelet developers
+extends_documentation_fragment:
+  - numa.kubelet.kubelet_config
 options:
-  _input:
-    description: The kubelet's main config as a dict with the kubelet's own field names (KubeletConfiguration v1beta1).
-    type: dict
-    required: true
   numa_nodes:
     description:
       - The host's NUMA nodes, as a list of ids or as the C(numa_nodes) fact of M(numa.kubelet.numa_facts).
@@ -40,11 +38,6 @@ options:
       - "A mapping C({numa_id: quantity}) is used as given after checking that it sums exactly to the total."
     type: raw
     default: even
-  memory_capacity:
-    description:
-      - The node's memory capacity in bytes (C(numa_memory_capacity_bytes) from M(numa.kubelet.numa_facts)).
-      - Required when C(evictionHard) C(memory.available) is a percentage.
-    type: raw
 """
 
 EXAMPLES = r"""

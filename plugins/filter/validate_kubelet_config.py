@@ -19,20 +19,15 @@ description:
   - A C(Static) memory manager without C(topologyManagerPolicy) C(single-numa-node) or C(restricted) gives a warning.
 author:
   - numa.kubelet developers
+extends_documentation_fragment:
+  - numa.kubelet.kubelet_config
 options:
-  _input:
-    description: The kubelet's main config as a dict with the kubelet's own field names (KubeletConfiguration v1beta1).
-    type: dict
-    required: true
   numa_nodes:
     description:
       - The host's NUMA nodes (ids, or the C(numa_nodes) fact of M(numa.kubelet.numa_facts)).
       - Enables the checks that NUMA ids exist and that each node's reservation fits in its memory.
     type: list
     elements: raw
-  memory_capacity:
-    description: The node's memory capacity in bytes; required when C(evictionHard) C(memory.available) is a percentage.
-    type: raw
 """
 
 EXAMPLES = r"""
