@@ -81,8 +81,10 @@ def test_refused_config_fails_the_play_with_the_kubelets_words(collections_root,
 
 def test_main_playbook_renders_every_platform(collections_root, tmp_path):
     output = tmp_path / "plan"
+    root = tmp_path / "host"
+    make_tree(root, {0: (64 << 20, "0-31", {}), 1: (64 << 20, "32-63", {})})
     playbook(os.path.join(REPO, "playbooks", "plan.yml"), collections_root, tmp_path, "-e", "numa_kubelet_plan_output_dir=%s" % output,
-             "-e", "numa_kubelet_plan_eks_instance_type=c5.large")
+             "-e", "numa_kubelet_plan_root=%s" % root, "-e", "numa_kubelet_plan_eks_instance_type=p4d.24xlarge")
     files = {os.path.basename(path): path for path in glob.glob(str(output / "localhost" / "*"))}
     assert sorted(files) == ["eks-nodeadm.d-50-numa-kubelet.yaml", "kubeadm-kubelet.conf.d-50-numa-kubelet.conf", "rke2-config.yaml.d-50-numa-kubelet.yaml"]
     for path in files.values():
@@ -93,8 +95,11 @@ def test_main_playbook_renders_every_platform(collections_root, tmp_path):
     assert check_kubelet_config(kubeadm).errors == []
     eks = yaml.safe_load(open(files["eks-nodeadm.d-50-numa-kubelet.yaml"], encoding="utf-8"))
     assert (eks["apiVersion"], eks["kind"]) == ("node.eks.aws/v1alpha1", "NodeConfig")
-    # c5.large: 3 ENIs x (10 IPv4 - 1) + 2 = 29 pods, 11 * 29 + 255 = 574Mi.
-    assert eks["spec"]["kubelet"]["config"]["kubeReserved"]["memory"] == "574Mi"
+    # p4d.24xlarge: maxPods 737, 11 * 737 + 255 = 8362Mi; 64 CPUs on this fake host; (8362 + 1024 + 500)Mi / 2 = 4943Mi.
+    assert eks["spec"]["kubelet"]["config"]["kubeReserved"] == {"cpu": "230m", "ephemeral-storage": "1Gi", "memory": "8362Mi"}
+    assert eks["spec"]["kubelet"]["config"]["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "4943Mi"}},
+                                                                  {"numaNode": 1, "limits": {"memory": "4943Mi"}}]
+    assert kubeadm["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "1274Mi"}}, {"numaNode": 1, "limits": {"memory": "1274Mi"}}]
     assert check_kubelet_config(eks["spec"]["kubelet"]["config"]).errors == []
     rke2 = yaml.safe_load(open(files["rke2-config.yaml.d-50-numa-kubelet.yaml"], encoding="utf-8"))
     assert "memory-manager-policy=Static" in rke2["kubelet-arg"]
