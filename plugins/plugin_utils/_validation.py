@@ -54,7 +54,6 @@ class Report:
 class MemoryReservationEntry:
     """One reservedMemory item, parsed."""
 
-    index: int
     numa_node: int
     limits: dict
 
@@ -146,7 +145,7 @@ def _parse_reserved_memory(config):
                     'so the kubelet compares this with 0 and refuses it (the total amount "%s" of type "%s" is not equal to the value "0" '
                     "determined by Node Allocatable feature); reserve only memory" % (limit_path, resource_name, quantity, resource_name))
             parsed[resource_name] = quantity
-        entries.append(MemoryReservationEntry(index, numa_node, parsed))
+        entries.append(MemoryReservationEntry(numa_node, parsed))
     if problems:
         raise KubeletConfigError(problems)
     return entries
