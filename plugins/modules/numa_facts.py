@@ -98,6 +98,13 @@ def _read(path):
         raise TopologyError("cannot read %s: %s" % (path, exc)) from exc
 
 
+def _read_count(path):
+    text = _read(path).strip()
+    if not text.isdigit():
+        raise TopologyError("%s: %r is not a page count" % (path, text))
+    return int(text)
+
+
 def _meminfo_kib(path, prefix):
     """The MemTotal line of a meminfo file ('MemTotal: N kB' or 'Node 0 MemTotal: N kB'), in KiB."""
     for line in _read(path).splitlines():
@@ -140,8 +147,8 @@ def _hugepages(node_path):
             continue
         pool_path = os.path.join(hugepages_path, entry)
         pools[_page_size_name(int(match.group(1)))] = {
-            "total": int(_read(os.path.join(pool_path, "nr_hugepages")).strip()),
-            "free": int(_read(os.path.join(pool_path, "free_hugepages")).strip()),
+            "total": _read_count(os.path.join(pool_path, "nr_hugepages")),
+            "free": _read_count(os.path.join(pool_path, "free_hugepages")),
         }
     return pools
 

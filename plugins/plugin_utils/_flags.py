@@ -34,16 +34,22 @@ def _mapping(value, path):
     return value
 
 
+def _sorted_items(value, path):
+    # Sorted like the flag types' String(); keys compared as text so that a stray integer key is reported, not a crash.
+    return sorted(_mapping(value, path).items(), key=lambda item: str(item[0]))
+
+
 def _pairs(value, path, separator):
     return ",".join("%s%s%s" % (_text(key, path, ",=<"), separator, _text(item, "%s.%s" % (path, key), ","))
-                    for key, item in sorted(_mapping(value, path).items()))
+                    for key, item in _sorted_items(value, path))
 
 
 def _feature_gates(value, path):
-    for key, enabled in _mapping(value, path).items():
+    items = _sorted_items(value, path)
+    for key, enabled in items:
         if not isinstance(enabled, bool):
             raise KubeletConfigError(["%s.%s: %r must be true or false" % (path, key, enabled)])
-    return ",".join("%s=%s" % (_text(key, path, ",="), "true" if enabled else "false") for key, enabled in sorted(value.items()))
+    return ",".join("%s=%s" % (_text(key, path, ",="), "true" if enabled else "false") for key, enabled in items)
 
 
 def _reserved_memory(value, path):
@@ -57,7 +63,7 @@ def _reserved_memory(value, path):
         # ReservedMemoryVar.Set: ';' between NUMA nodes, ':' after the id, ',' between limits, '=' inside a limit.
         nodes.append("%d:%s" % (item["numaNode"], ",".join(
             "%s=%s" % (_text(kind, item_path, ",=;:"), _text(quantity, "%s.limits.%s" % (item_path, kind), ",=;:"))
-            for kind, quantity in sorted(_mapping(item.get("limits"), item_path + ".limits").items()))))
+            for kind, quantity in _sorted_items(item.get("limits"), item_path + ".limits"))))
     return ";".join(nodes)
 
 
@@ -77,7 +83,7 @@ def _flags_for(field, value):
         return ["--%s=%s" % (name, _pairs(value, field, "<"))]
     if kind == "map_repeat_equals":
         # Not split on commas by the kubelet: one option per flag.
-        return ["--%s=%s=%s" % (name, _text(key, field, "="), _text(item, "%s.%s" % (field, key))) for key, item in sorted(_mapping(value, field).items())]
+        return ["--%s=%s=%s" % (name, _text(key, field, "="), _text(item, "%s.%s" % (field, key))) for key, item in _sorted_items(value, field)]
     if kind == "feature_gates":
         return ["--%s=%s" % (name, _feature_gates(value, field))]
     if kind == "reserved_memory":

@@ -104,7 +104,7 @@ def _parse_reserved_memory(config):
         if not isinstance(item, dict):
             problems.append("%s: must be a mapping {numaNode: <id>, limits: {memory: <quantity>}}, got %r" % (path, item))
             continue
-        unknown = sorted(set(item) - {"numaNode", "limits"})
+        unknown = sorted(set(item) - {"numaNode", "limits"}, key=str)
         if unknown:
             problems.append("%s: unknown keys %s; each item has only numaNode and limits" % (path, unknown))
         numa_node = item.get("numaNode")
@@ -139,7 +139,7 @@ def _parse_reserved_memory(config):
                 problems.append('%s: invalid configuration: the reserved memory has a duplicate value for NUMA node %d and resource "%s"'
                                 % (limit_path, numa_node, resource_name))
             seen.add((numa_node, resource_name))
-            if resource_name.startswith(HUGEPAGES_PREFIX):
+            if isinstance(resource_name, str) and resource_name.startswith(HUGEPAGES_PREFIX):
                 problems.append(
                     '%s: hugepages cannot be reserved here: kubeReserved/systemReserved cannot hold hugepages (cannot reserve "%s" resource), '
                     'so the kubelet compares this with 0 and refuses it (the total amount "%s" of type "%s" is not equal to the value "0" '

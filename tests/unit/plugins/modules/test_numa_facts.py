@@ -45,6 +45,13 @@ def test_broken_meminfo(tmp_path):
         read_topology(str(tmp_path))
 
 
+def test_broken_hugepage_count(tmp_path):
+    make_tree(tmp_path, {0: (1024, "0", {2048: (0, 0)})})
+    (tmp_path / "sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages").write_text("lots\n")
+    with pytest.raises(TopologyError, match=r"hugepages-2048kB/nr_hugepages: 'lots' is not a page count"):
+        read_topology(str(tmp_path))
+
+
 @pytest.mark.parametrize("text, expected", [("0-3,8,10-11\n", [0, 1, 2, 3, 8, 10, 11]), ("\n", []), ("5", [5])])
 def test_cpulist(text, expected):
     assert parse_cpulist(text) == expected
