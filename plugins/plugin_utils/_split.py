@@ -19,6 +19,7 @@ from ._quantity import Quantity, canonical_bytes
 SPLIT_STRATEGIES = ("even", "first", "proportional")
 # Coarsest first: a share is counted in the coarsest of these that divides the total exactly.
 _BINARY_UNITS = (1 << 30, 1 << 20, 1 << 10, 1)
+_INT64_MAX = (1 << 63) - 1  # math.go mostPositive
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,19 @@ def share_text(share_bytes):
 
 
 def _whole_bytes(total, reservation):
-    value = total.as_int64()
-    if value is None or total.exact != value:
+    """The total as an int number of bytes, or a named refusal when no reservedMemory list can sum to it.
+
+    Only the total's value matters: Kubernetes may hold it as an inf.Dec (1.5Gi + 0.5Gi + 100Mi), which AsInt64
+    refuses, yet the kubelet compares the sum by value and converts only each limit as written (convertReserved);
+    the shares are written by share_text in a form it converts.
+    """
+    if total.exact > _INT64_MAX:
+        raise KubeletConfigError(
+            ["the memory reservation %s = %s exceeds the int64 maximum (%d bytes), so no reservedMemory can match it "
+             "(the kubelet converts every reservedMemory limit to an int64 number of bytes; Kubernetes clamps a larger "
+             "binary quantity such as 9Ei to that maximum)" % (reservation.describe(), total, _INT64_MAX)])
+    value = total.value()
+    if total.exact != value:
         raise KubeletConfigError(
             ["the memory reservation %s = %s is not a whole number of bytes, so no reservedMemory can match it exactly "
              "(the kubelet converts every reservedMemory limit to an int64 number of bytes)" % (reservation.describe(), total)])
