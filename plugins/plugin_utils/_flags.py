@@ -10,10 +10,26 @@ value the flag syntax cannot carry, is an error: nothing is dropped.
 
 from __future__ import annotations
 
+import unicodedata
+
 from ._config import KubeletConfigError
 from ._kubelet_fields import FLAG_FORMS
 
 _TYPE_FIELDS = ("apiVersion", "kind")
+
+
+# Flags end up unquoted in kubeadm-flags.env, inside KUBELET_EXTRA_ARGS="..." in /etc/default/kubelet (a systemd
+# EnvironmentFile, then split on whitespace by ExecStart's $KUBELET_EXTRA_ARGS), as RKE2 kubelet-arg items and in
+# AL2's KUBELET_EXTRA_ARGS (a shell variable). None of them can carry whitespace or control characters, which end a
+# flag or start another one, nor the characters a double-quoted value or a shell word interprets.
+_QUOTING = "\"'\\$`"
+_UNSAFE_RULE = ("a kubelet flag is written into kubeadm-flags.env, /etc/default/kubelet (KUBELET_EXTRA_ARGS=\"...\"), RKE2 kubelet-arg "
+                "and AL2 KUBELET_EXTRA_ARGS, so it must be free of whitespace, control characters and the quoting characters "
+                "\" ' \\ $ `")
+
+
+def _unsafe(character):
+    return character.isspace() or unicodedata.category(character) == "Cc" or character in _QUOTING
 
 
 def _text(value, path, forbidden=""):
@@ -24,6 +40,10 @@ def _text(value, path, forbidden=""):
     if clash or not text:
         raise KubeletConfigError(["%s: %r cannot be written in this kubelet flag: it %s" % (
             path, text, "contains %s, the flag's separator" % " ".join(repr(c) for c in clash) if clash else "is empty")])
+    unsafe = [character for character in dict.fromkeys(text) if _unsafe(character)]
+    if unsafe:
+        raise KubeletConfigError(["%s: %r cannot be written in a kubelet flag: it contains %s; %s" % (
+            path, text, " ".join(repr(c) for c in unsafe), _UNSAFE_RULE)])
     return text
 
 
