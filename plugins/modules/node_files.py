@@ -1,0 +1,121 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+module: node_files
+short_description: Read the kubelet-related files of a node in one go
+version_added: 0.2.0
+description:
+  - Reads text files and the files directly inside directories, read-only, in one task, so that planning a node
+    costs one round trip whatever the platform (kubeadm, RKE2, nodeadm).
+  - A missing file or directory is reported as missing (C(null) content), not as an error; a file that cannot be read
+    (permissions, not UTF-8, larger than O(max_bytes)) fails the task naming the file.
+author:
+  - numa.kubelet developers (!UNKNOWN)
+options:
+  paths:
+    description: Absolute paths of files to read. A path that is a directory is reported as existing, with no content.
+    type: list
+    elements: path
+    default: []
+  dirs:
+    description: Absolute paths of directories whose regular files (not subdirectories) are read.
+    type: list
+    elements: path
+    default: []
+  max_bytes:
+    description: Largest file read; kubelet configs are a few KiB.
+    type: int
+    default: 1048576
+attributes:
+  check_mode:
+    description: Reads only, so check mode returns the same result.
+    support: full
+  diff_mode:
+    description: Changes nothing.
+    support: none
+"""
+
+EXAMPLES = r"""
+- name: Read a kubeadm node's kubelet files
+  numa.kubelet.node_files:
+    paths:
+      - /var/lib/kubelet/config.yaml
+      - /var/lib/kubelet/kubeadm-flags.env
+    dirs:
+      - /etc/kubernetes/kubelet.conf.d
+  register: kubelet_files
+"""
+
+RETURN = r"""
+files:
+  description: Every file read, and every requested path that does not exist (value C(null)), by absolute path.
+  returned: always
+  type: dict
+  sample: {"/var/lib/kubelet/config.yaml": "apiVersion: kubelet.config.k8s.io/v1beta1\n...", "/etc/default/kubelet": null}
+existing:
+  description: The requested paths and directories that exist.
+  returned: always
+  type: list
+  elements: str
+"""
+
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+
+
+def _read(module, path, max_bytes):
+    size = os.path.getsize(path)
+    if size > max_bytes:
+        module.fail_json(msg="node_files: %s is %d bytes, larger than max_bytes %d" % (path, size, max_bytes))
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        module.fail_json(msg="node_files: %s is not UTF-8 text: %s" % (path, exc))
+    except OSError as exc:
+        module.fail_json(msg="node_files: cannot read %s: %s" % (path, exc.strerror))
+    return None
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec={
+            "paths": {"type": "list", "elements": "path", "default": []},
+            "dirs": {"type": "list", "elements": "path", "default": []},
+            "max_bytes": {"type": "int", "default": 1048576},
+        },
+        supports_check_mode=True,
+    )
+    files = {}
+    existing = []
+    for path in module.params["paths"] + module.params["dirs"]:
+        if not os.path.isabs(path):
+            module.fail_json(msg="node_files: %r is not an absolute path" % path)
+    for path in module.params["paths"]:
+        if os.path.isdir(path):
+            existing.append(path)
+        elif os.path.isfile(path):
+            existing.append(path)
+            files[path] = _read(module, path, module.params["max_bytes"])
+        else:
+            files[path] = None
+    for directory in module.params["dirs"]:
+        if not os.path.isdir(directory):
+            continue
+        existing.append(directory)
+        for name in sorted(os.listdir(directory)):
+            path = os.path.join(directory, name)
+            if os.path.isfile(path):
+                files[path] = _read(module, path, module.params["max_bytes"])
+    module.exit_json(changed=False, files=files, existing=existing)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,782 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Planning one node: from the user's intent and what the node already has to the files to write and how to restart.
+
+The role (roles/kubelet_numa) and the offline renderer (playbooks/render.yml) both call plan_host(); every
+platform rule lives here (KUBELET_FACTS.md section 4):
+
+- kubeadm: the main config /var/lib/kubelet/config.yaml belongs to kubeadm (`kubeadm upgrade` rewrites it), so
+  our settings go in a --config-dir drop-in; the flag comes from kubeadm-flags.env or /etc/default/kubelet
+  (kubeadm's 10-kubeadm.conf passes $KUBELET_KUBEADM_ARGS then $KUBELET_EXTRA_ARGS) and is added to the latter
+  where missing.
+- RKE2 >= 1.32 runs the kubelet with --config-dir <data-dir>/agent/etc/kubelet.conf.d only; RKE2 writes its
+  00-rke2-defaults.conf there and leaves other files alone, so ours is a 50- drop-in. Before 1.32 RKE2 passes its
+  defaults as flags and ours go as `kubelet-arg+` items in config.yaml.d. User `kubelet-arg` items are flags and
+  override every file. With lablabs.rke2 (which writes only config.yaml) the items are handed over instead.
+- nodeadm (EKS AL2023) merges /etc/eks/nodeadm.d NodeConfigs over the user data into the drop-in
+  config.json.d/40-nodeadm.conf over its base config.json, whose kubeReserved comes from its maxPods formula.
+
+The reservation is always computed on the effective config the kubelet will run with (_effective), never on
+the user's fragment alone.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import posixpath
+import re
+
+import yaml
+
+from ._allocatable import memory_reservation
+from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, reserved_resource_list
+from ._eks import EksError, kube_reserved
+from ._effective import apply_flag_overrides, effective_kubelet_config, merge_patch, parse_kubelet_flags
+from ._flags import kubelet_flags
+from ._kubelet_defaults import apply_defaults
+from ._quantity import Quantity
+from ._split import SPLIT_STRATEGIES, numa_nodes_from, reserved_memory
+from ._validation import check_kubelet_config
+
+PLATFORMS = ("kubeadm", "rke2", "nodeadm")
+RKE2_ROLES = ("server", "agent")
+NODECONFIG_API_VERSION = "node.eks.aws/v1alpha1"
+NODECONFIG_KIND = "NodeConfig"
+# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; KUBELET_FACTS.md section 4).
+RKE2_DROPIN_MINOR = 32
+# RKE2 < 1.32 passes these as kubelet flags; >= 1.32 writes them to 00-rke2-defaults.conf.
+RKE2_EVICTION_HARD = {"imagefs.available": "5%", "nodefs.available": "5%"}
+RKE2_EVICTION_MINIMUM_RECLAIM = {"imagefs.available": "10%", "nodefs.available": "10%"}
+RKE2_DEFAULTS_DROPIN = "00-rke2-defaults.conf"
+# nodeadm's base config.json (awslabs/amazon-eks-ami nodeadm internal/kubelet/config.go defaultKubeletSubConfig):
+# the memory-relevant part; kubeReserved is added from the instance type.
+NODEADM_EVICTION_HARD = {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}
+NODEADM_DROPIN = "40-nodeadm.conf"
+
+_SAFE_PATH = re.compile(r"^/[A-Za-z0-9._/+@:=-]*$")
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_RKE2_VERSION = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")
+_MEMORY_FIELDS = ("memoryManagerPolicy", "reservedMemory")
+_CPU_FIELDS = ("cpuManagerPolicy", "cpuManagerPolicyOptions", "reservedSystemCPUs")
+
+
+class PlanError(KubeletConfigError):
+    """One or more reasons a host cannot be planned; nothing may change on it."""
+
+
+# ------------------------------------------------------------------------------------------------ inputs
+def _absolute_path(variables, name, problems):
+    value = variables.get(name)
+    if not isinstance(value, str) or not _SAFE_PATH.match(value) or "/../" in value + "/" or "//" in value:
+        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '..'"
+                        % (name, value))
+        return None
+    return posixpath.normpath(value)
+
+
+def _file_name(variables, name, problems):
+    value = variables.get(name)
+    if not isinstance(value, str) or not _SAFE_NAME.match(value):
+        problems.append("%s: %r must be a plain file name (letters, digits, . _ -), not a path" % (name, value))
+        return None
+    return value
+
+
+def topology_from(variables, facts):
+    """The NUMA nodes and memory capacity: kubelet_numa_topology when set, else what numa_facts discovered."""
+    given = variables.get("kubelet_numa_topology") or {}
+    source = "kubelet_numa_topology" if given else "numa_facts"
+    topology = given if given else facts
+    if not isinstance(topology, dict):
+        raise PlanError(["kubelet_numa_topology: %r must be a mapping {numa_nodes: [...], numa_memory_capacity_bytes: N}" % (topology,)])
+    nodes = topology.get("numa_nodes")
+    capacity = topology.get("numa_memory_capacity_bytes")
+    problems = []
+    if not nodes:
+        problems.append("%s: numa_nodes is missing or empty; set kubelet_numa_topology or let the role run numa.kubelet.numa_facts on the host" % source)
+    if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity <= 0:
+        problems.append("%s: numa_memory_capacity_bytes %r must be a positive integer (MemTotal of /proc/meminfo x 1024)" % (source, capacity))
+    if problems:
+        raise PlanError(problems)
+    for index, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            raise PlanError(["%s: numa_nodes[%d] %r must be a mapping {id, memory_bytes, cpus}" % (source, index, node)])
+    numa_nodes_from(nodes)
+    return nodes, capacity
+
+
+def _vcpus(nodes):
+    cpus = [cpu for node in nodes for cpu in (node.get("cpus") or [])]
+    return len(cpus) or None
+
+
+def parse_env_file(text):
+    """A systemd EnvironmentFile: KEY=VALUE lines, '#' comments, optional single or double quotes around VALUE."""
+    values = {}
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")) or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def env_words(text, names=None):
+    """The kubelet words an EnvironmentFile contributes; systemd splits an unbraced $VAR on whitespace."""
+    values = parse_env_file(text)
+    return [word for key, value in values.items() if names is None or key in names for word in value.split()]
+
+
+def _load(path, text, problems):
+    if text is None:
+        return None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        problems.append("%s: not valid YAML/JSON: %s" % (path, str(exc).replace("\n", " ")))
+        return None
+    if data is not None and not isinstance(data, dict):
+        problems.append("%s: must hold a mapping, got %s" % (path, type(data).__name__))
+        return None
+    return data or {}
+
+
+def _dir_files(files, directory, suffixes):
+    prefix = directory.rstrip("/") + "/"
+    return sorted(path for path, text in files.items()
+                  if text is not None and path.startswith(prefix) and "/" not in path[len(prefix):] and path.endswith(suffixes))
+
+
+# ------------------------------------------------------------------------------------------------ detection
+def detect_platform(existing):
+    """The platform from the paths that exist on the node (kubeadm, RKE2 or nodeadm), or a PlanError."""
+    markers = {
+        "kubeadm": ("/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml"),
+        "rke2": ("/etc/rancher/rke2", "/usr/local/bin/rke2", "/usr/bin/rke2"),
+        "nodeadm": ("/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"),
+    }
+    found = {platform: [path for path in paths if any(seen == path or seen.startswith(path + "/") for seen in existing)]
+             for platform, paths in markers.items()}
+    found = {platform: paths for platform, paths in found.items() if paths}
+    if len(found) == 1:
+        return next(iter(found))
+    if not found:
+        raise PlanError(["kubelet_numa_platform: cannot detect the platform: none of %s exists on this host; set kubelet_numa_platform "
+                         "to one of %s" % (sorted(path for paths in markers.values() for path in paths), ", ".join(PLATFORMS))])
+    raise PlanError(["kubelet_numa_platform: cannot detect the platform: this host looks like %s; set kubelet_numa_platform"
+                     % " and ".join("%s (%s)" % (platform, ", ".join(paths)) for platform, paths in sorted(found.items()))])
+
+
+def detection_paths():
+    """Every path detect_platform looks at."""
+    return ["/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml", "/etc/rancher/rke2", "/usr/local/bin/rke2",
+            "/usr/bin/rke2", "/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"]
+
+
+def rke2_minor(version, problems):
+    match = _RKE2_VERSION.search(version or "")
+    if not match or match.group(1) != "1":
+        problems.append("kubelet_numa_rke2_version: %r is not an RKE2 version such as v1.32.5+rke2r1" % (version,))
+        return None
+    return int(match.group(2))
+
+
+# ------------------------------------------------------------------------------------------------ layouts
+def _platform(variables, facts, problems):
+    platform = variables.get("kubelet_numa_platform") or facts.get("platform")
+    if platform not in PLATFORMS:
+        problems.append("kubelet_numa_platform: %r is not one of %s" % (platform, ", ".join(PLATFORMS)))
+        return None
+    return platform
+
+
+def paths_to_read(variables, platform, files=None):
+    """Files and directories the plan of this platform reads on the node: {"files": [...], "dirs": [...]}.
+
+    With the files already read (kubeadm), the drop-in directory a --config-dir flag names is added.
+    """
+    problems = []
+    root_dir = _absolute_path(variables, "kubelet_numa_kubelet_root_dir", problems)
+    wanted, dirs = [], []
+    if platform == "kubeadm":
+        wanted += [_absolute_path(variables, "kubelet_numa_kubeadm_config_file", problems),
+                   _absolute_path(variables, "kubelet_numa_kubeadm_flags_file", problems),
+                  _absolute_path(variables, "kubelet_numa_kubeadm_extra_args_file", problems)]
+        dirs += [_absolute_path(variables, "kubelet_numa_kubeadm_config_dir", problems)]
+    elif platform == "rke2":
+        config_dir = _absolute_path(variables, "kubelet_numa_rke2_config_dir", problems)
+        data_dir = _absolute_path(variables, "kubelet_numa_rke2_data_dir", problems)
+        if config_dir:
+            wanted.append(config_dir + "/config.yaml")
+            dirs.append(config_dir + "/config.yaml.d")
+        if data_dir:
+            dirs.append(data_dir + "/agent/etc/kubelet.conf.d")
+    elif platform == "nodeadm":
+        wanted += [_absolute_path(variables, "kubelet_numa_nodeadm_kubelet_config", problems),
+                  _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems)]
+        dirs += [_absolute_path(variables, "kubelet_numa_nodeadm_config_dir", problems),
+                 _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_dropin_dir", problems)]
+    if root_dir:
+        wanted += [root_dir + "/memory_manager_state", root_dir + "/cpu_manager_state"]
+    if problems:
+        raise PlanError(problems)
+    if platform == "kubeadm" and files:
+        named = _kubeadm_layers(variables, files, [])[3]
+        if _SAFE_PATH.match(named) and named not in dirs:
+            dirs.append(named)
+    return {"files": [path for path in wanted if path], "dirs": [path for path in dirs if path]}
+
+
+def _intent(variables, problems):
+    intent = variables.get("kubelet_numa_config")
+    if intent is None:
+        intent = {}
+    if not isinstance(intent, dict):
+        problems.append("kubelet_numa_config: must be a KubeletConfiguration fragment (a mapping), got %s %r" % (type(intent).__name__, intent))
+        return None
+    for key in ("apiVersion", "kind"):
+        if key in intent and intent[key] != {"apiVersion": API_VERSION, "kind": KIND}[key]:
+            problems.append("kubelet_numa_config.%s: %r; leave it out (the collection writes %s %s)" % (key, intent[key], API_VERSION, KIND))
+    if "reservedMemory" in intent:
+        problems.append("kubelet_numa_config.reservedMemory: computed by the collection from the effective config; leave it out "
+                        "and choose the spread with kubelet_numa_reserved_memory_split")
+    return {key: value for key, value in intent.items() if key not in ("apiVersion", "kind")}
+
+
+def _split(variables, problems):
+    split = variables.get("kubelet_numa_reserved_memory_split", "even")
+    if isinstance(split, dict) or split in SPLIT_STRATEGIES:
+        return split
+    problems.append("kubelet_numa_reserved_memory_split: %r is not one of %s or a mapping {numa_id: quantity}" % (split, ", ".join(SPLIT_STRATEGIES)))
+    return None
+
+
+def _dropin_document(settings):
+    return dict({"apiVersion": API_VERSION, "kind": KIND}, **settings)
+
+
+class _Layers:
+    """The inputs of one kubelet: main file, drop-ins (path, document) in order, flags; with `ours` marking our layer."""
+
+    def __init__(self, main_path=None, main=None, dropins=None, flags=None, ours=None):
+        self.main_path, self.main = main_path, main
+        self.dropins = list(dropins or [])
+        self.flags = list(flags or [])
+        self.ours = ours
+
+    def effective(self):
+        return effective_kubelet_config(self.main, [document for _path, document in self.dropins], self.flags)
+
+    def describe(self):
+        return {
+            "config": None if self.main_path is None else {"path": self.main_path, "content": self.main or {}},
+            "dropins": [{"path": path, "content": document} for path, document in self.dropins],
+            "flags": parse_kubelet_flags(self.flags).config_flags,
+        }
+
+
+def _overrides_of_ours(layers, ours_fields, problems):
+    """A later drop-in or a flag that sets a field we write silently wins over us: refuse, naming it."""
+    if layers.ours is None:
+        return
+    kind, position = layers.ours
+    later_dropins = layers.dropins[position + 1:] if kind == "dropin" else []
+    for path, document in later_dropins:
+        for name in sorted(set(document) & set(ours_fields)):
+            problems.append("%s sets %s, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
+                            "move it into kubelet_numa_config or remove it" % (path, name))
+    if kind in ("dropin", "main"):
+        for field_name, _value, _kind, word in parse_kubelet_flags(layers.flags).overrides:
+            if field_name in ours_fields:
+                problems.append("the kubelet flag %s overrides %s written by numa.kubelet (flags win over config files); "
+                                "remove the flag and set the field in kubelet_numa_config" % (word, field_name))
+
+
+def _kubeadm_layers(variables, files, problems):
+    config_file = variables["kubelet_numa_kubeadm_config_file"]
+    flags_file = variables["kubelet_numa_kubeadm_flags_file"]
+    extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
+    main = _load(config_file, files.get(config_file), problems)
+    if files.get(config_file) is None:
+        problems.append("%s does not exist: this is not a kubeadm node that has joined its cluster (kubelet_numa_kubeadm_config_file)" % config_file)
+    # 10-kubeadm.conf: $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
+    kubeadm_words = env_words(files.get(flags_file), ("KUBELET_KUBEADM_ARGS",))
+    extra_env = parse_env_file(files.get(extra_file))
+    extra_words = extra_env.get("KUBELET_EXTRA_ARGS", "").split()
+    flags = kubeadm_words + extra_words
+    parsed = parse_kubelet_flags(flags)
+    config_dir = parsed.config_dir or variables["kubelet_numa_kubeadm_config_dir"]
+    return main, flags, parsed, config_dir, extra_env, extra_words
+
+
+def _env_file_with(text, name, words):
+    """The EnvironmentFile text with NAME set to the words; other lines kept as they are."""
+    line = '%s="%s"' % (name, " ".join(words))
+    lines = (text or "").splitlines()
+    for index, existing in enumerate(lines):
+        if existing.strip().startswith(name + "="):
+            lines[index] = line
+            break
+    else:
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _dropins_in(files, directory, problems, replace=None):
+    paths = _dir_files(files, directory, (".conf",))
+    documents = [(path, _load(path, files[path], problems) or {}) for path in paths]
+    if replace is not None:
+        documents = [(path, document) for path, document in documents if path != replace[0]] + [replace]
+        documents.sort(key=lambda item: item[0])
+    return documents
+
+
+def _rke2_items(data, path, problems):
+    result = {}
+    for key in ("kubelet-arg", "kubelet-arg+"):
+        if key not in data:
+            continue
+        value = data[key]
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+            problems.append("%s: %s must be a list of 'flag=value' strings, got %r" % (path, key, value))
+            continue
+        result[key] = items
+    return result
+
+
+def _rke2_kubelet_args(sources, problems):
+    """RKE2's config.yaml then config.yaml.d/*.yaml: a later `kubelet-arg` replaces, `kubelet-arg+` appends."""
+    items = []
+    for path, data in sources:
+        found = _rke2_items(data or {}, path, problems)
+        if "kubelet-arg" in found:
+            items = list(found["kubelet-arg"])
+        items += found.get("kubelet-arg+", [])
+    return items
+
+
+def rke2_kubelet_argv(defaults, items):
+    """k3s GetArgs: a user item replaces RKE2's default of the same key; repeated items repeat; sorted by key."""
+    initial = dict(defaults)
+    multi = {}
+    for item in items:
+        key, found, value = item.lstrip("-").partition("=")
+        if not found:
+            value = "true"
+        initial.pop(key, None)
+        multi.setdefault(key, []).append(value)
+    pairs = [(key, value) for key, value in initial.items()] + [(key, value) for key, values in multi.items() for value in values]
+    return ["--%s=%s" % pair for pair in sorted(pairs, key=lambda pair: pair[0])]
+
+
+def _rke2_default_args(minor, dropin_dir):
+    if minor >= RKE2_DROPIN_MINOR:
+        return {"config-dir": dropin_dir}
+    return {"eviction-hard": ",".join("%s<%s" % item for item in sorted(RKE2_EVICTION_HARD.items())),
+            "eviction-minimum-reclaim": ",".join("%s=%s" % item for item in sorted(RKE2_EVICTION_MINIMUM_RECLAIM.items()))}
+
+
+# ------------------------------------------------------------------------------------------------ change detection
+def _memory_key(config, capacity):
+    policy = config.get("memoryManagerPolicy") or "None"
+    if policy != MEMORY_MANAGER_STATIC:
+        return (policy,)
+    shares = {}
+    for item in config.get("reservedMemory") or []:
+        for resource, text in (item.get("limits") or {}).items():
+            shares[(item.get("numaNode"), resource)] = Quantity.parse(str(text)).exact
+    return (policy, tuple(sorted(shares.items(), key=str)), memory_reservation(config, capacity).total.exact)
+
+
+def _cpu_key(config):
+    policy = config.get("cpuManagerPolicy") or "none"
+    reserved = []
+    for field_name in ("kubeReserved", "systemReserved"):
+        cpu = reserved_resource_list(config, field_name).get("cpu")
+        reserved.append(None if cpu is None else cpu.exact)
+    return (policy, json.dumps(config.get("cpuManagerPolicyOptions") or {}, sort_keys=True), config.get("reservedSystemCPUs") or "",
+            tuple(reserved) if policy == "static" else ())
+
+
+def _manager_changes(before, after, capacity):
+    """(memory manager inputs changed, CPU manager inputs changed); a current config we cannot read counts as changed."""
+    try:
+        memory = _memory_key(before, capacity) != _memory_key(after, capacity)
+    except (KubeletConfigError, ValueError, TypeError, AttributeError):
+        memory = True
+    try:
+        cpu = _cpu_key(before) != _cpu_key(after)
+    except (KubeletConfigError, ValueError, TypeError, AttributeError):
+        cpu = True
+    return memory, cpu
+
+
+def expected_state(reserved):
+    """What memory_manager_state must say after a good start: the policy and systemReserved bytes per NUMA node."""
+    shares = {}
+    for item in reserved:
+        shares[str(item["numaNode"])] = Quantity.parse(str(item["limits"]["memory"])).as_int64()
+    return shares
+
+
+# ------------------------------------------------------------------------------------------------ the plan
+def plan_host(variables, facts):
+    """Plan one host. variables: the kubelet_numa_* variables; facts: discovered topology, files, versions.
+
+    facts keys: numa_nodes and numa_memory_capacity_bytes (unless kubelet_numa_topology is set), files
+    ({absolute path: text or None} as read on the node; an offline render passes kubelet_numa_node_files), and
+    platform, rke2_version, rke2_role, instance_type when discovered. Raises PlanError with every problem.
+    """
+    problems = []
+    variables = dict(variables or {})
+    facts = dict(facts or {})
+    platform = _platform(variables, facts, problems)
+    intent = _intent(variables, problems)
+    split = _split(variables, problems)
+    root_dir = _absolute_path(variables, "kubelet_numa_kubelet_root_dir", problems)
+    dropin_name = _file_name(variables, "kubelet_numa_dropin_name", problems)
+    try:
+        nodes, capacity = topology_from(variables, facts)
+    except KubeletConfigError as exc:
+        problems.extend(exc.problems)
+        nodes = capacity = None
+    if problems:
+        raise PlanError(problems)
+    paths_to_read(variables, platform)  # validates the platform's path variables
+    files = dict(facts.get("files") or {})
+    builder = {"kubeadm": _plan_kubeadm, "rke2": _plan_rke2, "nodeadm": _plan_nodeadm}[platform]
+    plan = builder(variables, facts, files, intent, dropin_name, nodes, problems)
+    if problems:
+        raise PlanError(problems)
+    return _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_dir, platform, problems)
+
+
+def _compute(layers_for, intent, split, nodes, capacity, problems):
+    """Reservation on the effective config with our settings (reservedMemory left to the kubelet's default first)."""
+    settings = dict(intent)
+    effective = layers_for(settings).effective()
+    if effective.get("memoryManagerPolicy") == MEMORY_MANAGER_STATIC:
+        try:
+            settings["reservedMemory"] = reserved_memory(effective, nodes, split, capacity)
+        except KubeletConfigError as exc:
+            problems.extend(exc.problems)
+            return settings, None
+    layers = layers_for(settings)
+    return settings, layers
+
+
+def _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_dir, platform, problems):
+    before_layers, layers_for = plan.pop("before"), plan.pop("layers_for")
+    settings, layers = _compute(layers_for, intent, split, nodes, capacity, problems)
+    if layers is None:
+        raise PlanError(problems)
+    _overrides_of_ours(layers, set(settings), problems)
+    effective = layers.effective()
+    report = check_kubelet_config({key: value for key, value in effective.items()}, nodes, capacity)
+    problems.extend(report.errors)
+    if problems:
+        raise PlanError(problems)
+    before = before_layers.effective() if before_layers is not None else None
+    reserved = settings.get("reservedMemory") or []
+    policy = effective.get("memoryManagerPolicy") or "None"
+    shares = expected_state(reserved)
+    restart = "none"
+    reset_cpu = False
+    memory_changed, cpu_changed = _manager_changes(before, effective, capacity)
+    if memory_changed or cpu_changed:
+        restart = "reset"
+        reset_cpu = cpu_changed
+    elif before != effective:
+        restart = "restart"
+    expected = {"policyName": policy, "systemReserved": shares}
+    state_text = files.get(root_dir + "/memory_manager_state")
+    if state_text is not None and state_problems(state_text, expected):
+        restart = "reset"
+    plan.update({
+        "platform": platform,
+        "numa_nodes": [node["id"] for node in nodes],
+        "reserved_memory": reserved,
+        "kubelet_config": effective,
+        "kubelet_inputs": layers.describe(),
+        "settings": settings,
+        "root_dir": root_dir,
+        "restart": restart,
+        "reset_cpu_manager_state": reset_cpu,
+        "expected_state": expected,
+        "health_url": _health_url(effective),
+        "warnings": report.warnings + plan.get("warnings", []),
+    })
+    plan["files"] = [_file_entry(entry, settings, files) for entry in plan["files"]]
+    if platform == "rke2":
+        items = [flag[2:] for flag in kubelet_flags(settings)]
+        # For lablabs.rke2's rke2_server_options / rke2_agent_options: one "option: value" line, copied verbatim into
+        # config.yaml; a JSON list is valid YAML and keeps ';' and '<' quoted.
+        plan["rke2"].update({"kubelet_args": items, "options": ["kubelet-arg: %s" % json.dumps(items)]})
+    return plan
+
+
+def _health_url(config):
+    port = config.get("healthzPort")
+    if not port:
+        return None
+    address = config.get("healthzBindAddress") or "127.0.0.1"
+    if address in ("0.0.0.0", "::"):
+        address = "127.0.0.1"
+    host = "[%s]" % address if ":" in address else address
+    return "http://%s:%d/healthz" % (host, port)
+
+
+def _file_entry(entry, settings, files):
+    entry = dict(entry, previous=files.get(entry["path"]))
+    if "content_for" in entry:
+        entry["content"] = entry.pop("content_for")(settings)
+    return entry
+
+
+def _plan_kubeadm(variables, facts, files, intent, dropin_name, nodes, problems):
+    main, flags, parsed, config_dir, extra_env, extra_words = _kubeadm_layers(variables, files, problems)
+    if problems:
+        return {}
+    if parsed.config and parsed.config != variables["kubelet_numa_kubeadm_config_file"]:
+        problems.append("the kubelet flags name --config=%s, but kubelet_numa_kubeadm_config_file is %s" % (parsed.config, variables["kubelet_numa_kubeadm_config_file"]))
+    if not _SAFE_PATH.match(config_dir):
+        problems.append("--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely" % config_dir)
+        return {}
+    ours_path = "%s/%s.conf" % (config_dir, dropin_name)
+    main_path = variables["kubelet_numa_kubeadm_config_file"]
+    extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
+    needs_flag = parsed.config_dir is None
+    new_flags = flags + (["--config-dir=%s" % config_dir] if needs_flag else [])
+    before_dropins = _dropins_in(files, config_dir, problems) if parsed.config_dir else []
+
+    def layers_for(settings):
+        dropins = _dropins_in(files, config_dir, problems, replace=(ours_path, _dropin_document(settings)))
+        position = [path for path, _document in dropins].index(ours_path)
+        return _Layers(main_path, main, dropins, new_flags, ours=("dropin", position))
+
+    entries = [{"path": ours_path, "template": "kubeadm.j2", "mode": "0644",
+                "content_for": _dropin_document}]
+    if needs_flag:
+        entries.append({"path": extra_file, "mode": "0644",
+                        "text": _env_file_with(files.get(extra_file), "KUBELET_EXTRA_ARGS", extra_words + ["--config-dir=%s" % config_dir])})
+    return {"unit": "kubelet.service", "apply_unit": None, "files": entries, "directories": [config_dir],
+            "before": _Layers(main_path, main, before_dropins, flags), "layers_for": layers_for}
+
+
+def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
+    version = variables.get("kubelet_numa_rke2_version") or facts.get("rke2_version")
+    minor = rke2_minor(version, problems)
+    role = variables.get("kubelet_numa_rke2_role") or facts.get("rke2_role")
+    if role not in RKE2_ROLES:
+        problems.append("kubelet_numa_rke2_role: %r is not one of server, agent (the RKE2 service this node runs: rke2-server or rke2-agent)" % (role,))
+    write_files = variables.get("kubelet_numa_rke2_write_files", True)
+    if not isinstance(write_files, bool):
+        problems.append("kubelet_numa_rke2_write_files: %r must be true or false" % (write_files,))
+    if problems:
+        return {}
+    config_dir = variables["kubelet_numa_rke2_config_dir"]
+    data_dir = variables["kubelet_numa_rke2_data_dir"]
+    dropin_dir = data_dir + "/agent/etc/kubelet.conf.d"
+    config_path = config_dir + "/config.yaml"
+    fragment_dir = config_dir + "/config.yaml.d"
+    ours_fragment = "%s/%s.yaml" % (fragment_dir, dropin_name)
+    ours_dropin = "%s/%s.conf" % (dropin_dir, dropin_name)
+    use_dropin = write_files and minor >= RKE2_DROPIN_MINOR
+    fragments = [(path, _load(path, files[path], problems)) for path in _dir_files(files, fragment_dir, (".yaml", ".yml"))]
+    config = _load(config_path, files.get(config_path), problems) or {}
+    if problems:
+        return {}
+    if write_files:
+        later = [(path, data) for path, data in fragments if path > ours_fragment and "kubelet-arg" in (data or {})]
+        for path, _data in later:
+            problems.append("%s sets kubelet-arg without '+', which replaces every kubelet-arg before it, numa.kubelet's included; "
+                            "write it as kubelet-arg+ (RKE2 config.yaml.d rule)" % path)
+    else:
+        _lablabs_conflicts(facts, problems)
+    if problems:
+        return {}
+    defaults_dropin = (dropin_dir + "/" + RKE2_DEFAULTS_DROPIN,
+                       {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(RKE2_EVICTION_HARD),
+                        "evictionMinimumReclaim": dict(RKE2_EVICTION_MINIMUM_RECLAIM)})
+
+    def dropins_with(replace=None):
+        if minor < RKE2_DROPIN_MINOR:
+            return []
+        dropins = _dropins_in(files, dropin_dir, problems, replace=replace)
+        if defaults_dropin[0] not in [path for path, _document in dropins]:
+            # RKE2 writes its defaults drop-in at every start; a node planned before its first start has none yet.
+            dropins = sorted(dropins + [defaults_dropin], key=lambda item: item[0])
+        return dropins
+
+    def argv(config_items_sources):
+        return rke2_kubelet_argv(_rke2_default_args(minor, dropin_dir), _rke2_kubelet_args(config_items_sources, problems))
+
+    current_sources = [(config_path, config)] + fragments
+
+    def layers_for(settings):
+        if use_dropin:
+            dropins = dropins_with((ours_dropin, _dropin_document(settings)))
+            position = [path for path, _document in dropins].index(ours_dropin)
+            return _Layers(None, None, dropins, argv(current_sources), ours=("dropin", position))
+        ours_items = [flag[2:] for flag in kubelet_flags(settings)]
+        if write_files:
+            sources = [source for source in current_sources if source[0] != ours_fragment] + [(ours_fragment, {"kubelet-arg+": ours_items})]
+            sources.sort(key=lambda item: (item[0] != config_path, item[0]))
+        else:
+            sources = [(config_path, {"kubelet-arg": ours_items})] + [source for source in fragments]
+        return _Layers(None, None, dropins_with(), argv(sources), ours=("flags", None))
+
+    before = _Layers(None, None, dropins_with(), argv(current_sources))
+    unit = "rke2-%s.service" % role
+    if use_dropin:
+        entries = [{"path": ours_dropin, "template": "rke2.j2", "mode": "0644", "content_for": _dropin_document}]
+        directories = [dropin_dir]
+    elif write_files:
+        entries = [{"path": ours_fragment, "template": "rke2.j2", "mode": "0600",
+                    "content_for": lambda settings: {"kubelet-arg+": [flag[2:] for flag in kubelet_flags(settings)]}}]
+        directories = [fragment_dir]
+    else:
+        entries, directories = [], []
+    return {"unit": unit, "apply_unit": None, "files": entries, "directories": directories, "before": before, "layers_for": layers_for,
+            "rke2": {"version": version, "role": role, "form": "dropin" if use_dropin else ("config.yaml.d" if write_files else "lablabs")}}
+
+
+def _lablabs_conflicts(facts, problems):
+    """lablabs.rke2 renders rke2_kubelet_arg after the options and RKE2 keeps the later key (KUBELET_FACTS.md section 4)."""
+    if facts.get("rke2_kubelet_arg"):
+        problems.append("rke2_kubelet_arg is set (%r): lablabs.rke2 renders it after rke2_server_options/rke2_agent_options and RKE2 keeps the "
+                        "later kubelet-arg key, so the kubelet-arg line of kubelet_numa_rke2_options would be dropped silently; move those "
+                        "items into kubelet_numa_config and leave rke2_kubelet_arg empty"
+                        % (facts["rke2_kubelet_arg"],))
+
+
+def _nodeadm_base(variables, facts, nodes, problems):
+    instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
+    max_pods = variables.get("kubelet_numa_max_pods") or None
+    vcpus = _vcpus(nodes)
+    if vcpus is None:
+        problems.append("nodeadm: the NUMA topology lists no CPUs; nodeadm reserves CPU by the node's online CPU count, so give cpus per NUMA node")
+        return None
+    try:
+        if max_pods:
+            reserved = kube_reserved(max_pods=max_pods, vcpus=vcpus)
+        elif instance_type:
+            reserved = kube_reserved(instance_type, vcpus=vcpus)
+        else:
+            problems.append("kubelet_numa_instance_type: unset and not readable from the instance metadata, and the node has no "
+                            "nodeadm base config to read kubeReserved from; set it (e.g. m5.large) or kubelet_numa_max_pods")
+            return None
+    except EksError as exc:
+        problems.append("kubelet_numa_instance_type: %s" % exc)
+        return None
+    return {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(NODEADM_EVICTION_HARD), "kubeReserved": reserved}
+
+
+def _nodeconfig(settings):
+    return {"apiVersion": NODECONFIG_API_VERSION, "kind": NODECONFIG_KIND, "spec": {"kubelet": {"config": settings}}}
+
+
+def _nodeconfig_kubelet(path, text, problems):
+    documents = []
+    try:
+        documents = [document for document in yaml.safe_load_all(text or "") if document]
+    except yaml.YAMLError as exc:
+        problems.append("%s: not valid YAML: %s" % (path, str(exc).replace("\n", " ")))
+    merged = {}
+    for document in documents:
+        if not isinstance(document, dict) or document.get("kind") != NODECONFIG_KIND:
+            continue
+        config = ((document.get("spec") or {}).get("kubelet") or {}).get("config") or {}
+        merged = merge_patch(merged, config)
+    return merged
+
+
+def _plan_nodeadm(variables, facts, files, intent, dropin_name, nodes, problems):
+    base_path = variables["kubelet_numa_nodeadm_kubelet_config"]
+    source_dir = variables["kubelet_numa_nodeadm_config_dir"]
+    dropin_dir = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"]
+    environment = variables["kubelet_numa_nodeadm_kubelet_environment"]
+    ours_path = "%s/%s.yaml" % (source_dir, dropin_name)
+    if files.get(base_path) is not None:
+        base = _load(base_path, files[base_path], problems)
+    else:
+        base = _nodeadm_base(variables, facts, nodes, problems)
+    if problems:
+        return {}
+    flags = [word for word in env_words(files.get(environment)) if not word.startswith(("--config=", "--config-dir="))]
+    current_dropin = _load(dropin_dir + "/" + NODEADM_DROPIN, files.get(dropin_dir + "/" + NODEADM_DROPIN), problems) or {}
+    sources = [path for path in _dir_files(files, source_dir, (".yaml", ".yml", ".json")) if path != ours_path]
+
+    def merged_sources(settings):
+        merged = {}
+        for path in sorted(sources + ([ours_path] if settings is not None else [])):
+            config = settings if path == ours_path else _nodeconfig_kubelet(path, files[path], problems)
+            merged = merge_patch(merged, config)
+        return merged
+
+    dropin_path = dropin_dir + "/" + NODEADM_DROPIN
+
+    def layers_for(settings):
+        # nodeadm.d overrides user data key by key; what the last run merged from user data stays in the drop-in.
+        dropin = merge_patch(current_dropin, merged_sources(settings))
+        return _Layers(base_path, base, [(dropin_path, dict(dropin, apiVersion=API_VERSION, kind=KIND))], flags, ours=("dropin", 0))
+
+    before_dropins = [(dropin_path, current_dropin)] if current_dropin else []
+    warnings = []
+    instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
+    if files.get(base_path) is not None and instance_type and not variables.get("kubelet_numa_max_pods"):
+        expected = _nodeadm_base(variables, facts, nodes, [])
+        actual = ((base or {}).get("kubeReserved") or {}).get("memory")
+        if expected and actual and expected["kubeReserved"]["memory"] != actual:
+            warnings.append("%s has kubeReserved.memory %s, but nodeadm's formula gives %s for %s: the node's value is used"
+                            % (base_path, actual, expected["kubeReserved"]["memory"], instance_type))
+    return {"unit": "kubelet.service", "apply_unit": variables.get("kubelet_numa_nodeadm_apply_service") or "nodeadm-run.service",
+            "files": [{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
+            "directories": [source_dir], "before": _Layers(base_path, base, before_dropins, flags), "layers_for": layers_for,
+            "warnings": warnings}
+
+
+def reads(variables, existing=None, files=None):
+    """What to read on the host: {"platform": ..., "files": [...], "dirs": [...]}.
+
+    existing: the detection paths that exist on the host (used when kubelet_numa_platform is unset);
+    files: what was read so far (a kubeadm --config-dir flag names one more directory).
+    """
+    variables = dict(variables or {})
+    platform = variables.get("kubelet_numa_platform") or None
+    if platform is None and existing is None:
+        return {"platform": None, "files": [], "dirs": [], "detection_paths": detection_paths()}
+    if platform is None:
+        platform = detect_platform(set(existing))
+    elif platform not in PLATFORMS:
+        raise PlanError(["kubelet_numa_platform: %r is not one of %s" % (platform, ", ".join(PLATFORMS))])
+    return dict(paths_to_read(variables, platform, files), platform=platform, detection_paths=detection_paths())
+
+
+def state_problems(state_text, expected):
+    """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches."""
+    if state_text is None:
+        return ["there is no memory_manager_state: the kubelet has not started its memory manager"]
+    try:
+        state = json.loads(state_text)
+    except ValueError as exc:
+        return ["memory_manager_state is not JSON: %s" % exc]
+    problems = []
+    if state.get("policyName") != expected["policyName"]:
+        problems.append("memory_manager_state has policy %r, the plan %r" % (state.get("policyName"), expected["policyName"]))
+    elif expected["policyName"] == MEMORY_MANAGER_STATIC:
+        live = {}
+        for node, machine in (state.get("machineState") or {}).items():
+            reserved = ((machine.get("memoryMap") or {}).get("memory") or {}).get("systemReserved") or 0
+            if reserved:
+                live[str(node)] = int(reserved)
+        if live != expected["systemReserved"]:
+            problems.append("memory_manager_state reserves %s bytes per NUMA node, the plan %s" % (live, expected["systemReserved"]))
+    return problems

@@ -1,0 +1,195 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Planning a node: reservations on the effective config per platform, what is written, when the kubelet restarts."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import yaml
+
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import PlanError, detect_platform, plan_host, reads
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+with open(os.path.join(REPO, "roles", "kubelet_numa", "defaults", "main.yml"), encoding="utf-8") as _handle:
+    DEFAULTS = yaml.safe_load(_handle)
+TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": [0, 1]}, {"id": 1, "memory_bytes": 16 << 30, "cpus": [2, 3]}],
+            "numa_memory_capacity_bytes": 32 << 30}
+INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
+          "kubeReserved": {"memory": "1Gi"}, "systemReserved": {"memory": "1Gi"}}
+KUBEADM_MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n"
+
+
+def plan(platform, files=None, intent=INTENT, **variables):
+    merged = dict(DEFAULTS, kubelet_numa_platform=platform, kubelet_numa_config=intent, kubelet_numa_topology=TOPOLOGY, **variables)
+    return plan_host(merged, {"files": files or {}})
+
+
+def shares(result):
+    return [item["limits"]["memory"] for item in result["reserved_memory"]]
+
+
+def written(result):
+    return {entry["path"]: entry for entry in result["files"]}
+
+
+def test_kubeadm_default_eviction_and_the_config_dir_flag():
+    result = plan("kubeadm", {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN})
+    assert shares(result) == ["1074Mi", "1074Mi"]  # 1Gi + 1Gi + the kubelet's 100Mi default
+    files = written(result)
+    dropin = files["/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"]
+    assert dropin["template"] == "kubeadm.j2" and dropin["previous"] is None
+    # Only what the user set plus reservedMemory: no kubelet defaults copied into the node's files.
+    assert dropin["content"] == dict({"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}, **INTENT,
+                                     reservedMemory=result["reserved_memory"])
+    assert files["/etc/default/kubelet"]["text"] == 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubernetes/kubelet.conf.d"\n'
+    assert result["kubelet_config"]["cgroupDriver"] == "systemd" and result["kubelet_config"]["maxPods"] == 110
+    assert result["restart"] == "reset" and result["unit"] == "kubelet.service"
+    assert result["expected_state"] == {"policyName": "Static", "systemReserved": {"0": 1074 << 20, "1": 1074 << 20}}
+    assert result["health_url"] == "http://127.0.0.1:10248/healthz"
+
+
+def test_kubeadm_main_config_with_partial_eviction_has_no_memory_term():
+    main = KUBEADM_MAIN + "evictionHard:\n  nodefs.available: 5%\n"
+    assert shares(plan("kubeadm", {"/var/lib/kubelet/config.yaml": main})) == ["1Gi", "1Gi"]
+
+
+def test_kubeadm_existing_config_dir_flag_is_used_and_extra_args_kept():
+    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
+             "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n',
+             "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--node-ip=10.0.0.5 --config-dir=/etc/kubelet.d"\n',
+             "/etc/kubelet.d/10-site.conf": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 58\n"}
+    result = plan("kubeadm", files)
+    assert sorted(written(result)) == ["/etc/kubelet.d/50-numa-kubelet.conf"]
+    assert [dropin["path"] for dropin in result["kubelet_inputs"]["dropins"]] == ["/etc/kubelet.d/10-site.conf", "/etc/kubelet.d/50-numa-kubelet.conf"]
+    assert result["kubelet_config"]["maxPods"] == 58
+
+
+def test_a_later_dropin_or_a_flag_that_overrides_ours_is_refused():
+    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN, "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d --kube-reserved=cpu=100m"\n',
+             "/etc/kubelet.d/90-late.conf": "kubeReserved: {memory: 2Gi}\n"}
+    with pytest.raises(PlanError) as raised:
+        plan("kubeadm", files)
+    assert raised.value.problems == [
+        "/etc/kubelet.d/90-late.conf sets kubeReserved, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
+        "move it into kubelet_numa_config or remove it",
+        "the kubelet flag --kube-reserved=cpu=100m overrides kubeReserved written by numa.kubelet (flags win over config files); "
+        "remove the flag and set the field in kubelet_numa_config"]
+
+
+def test_a_kube_reserved_flag_we_do_not_write_drops_the_files_memory_reservation():
+    # The user's flag wins over the main file's kubeReserved.memory; the plan follows what the kubelet will run with.
+    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN + "kubeReserved: {memory: 512Mi}\n",
+             "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--kube-reserved=cpu=100m"\n'}
+    result = plan("kubeadm", files, intent={"memoryManagerPolicy": "Static", "systemReserved": {"memory": "1Gi"}})
+    assert result["kubelet_config"]["kubeReserved"] == {"cpu": "100m"}
+    assert shares(result) == ["562Mi", "562Mi"]  # 1Gi + 100Mi, without the file's 512Mi
+
+
+@pytest.mark.parametrize(("version", "expected", "path"), [
+    ("v1.31.9+rke2r1", ["1Gi", "1Gi"], "/etc/rancher/rke2/config.yaml.d/50-numa-kubelet.yaml"),
+    ("v1.32.5+rke2r1", ["1074Mi", "1074Mi"], "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"),
+])
+def test_rke2_eviction_term_and_form_by_version(version, expected, path):
+    result = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, kubelet_numa_rke2_version=version, kubelet_numa_rke2_role="agent")
+    assert shares(result) == expected
+    assert list(written(result)) == [path]
+    assert result["unit"] == "rke2-agent.service"
+    if path.endswith(".yaml"):
+        assert written(result)[path]["content"] == {"kubelet-arg+": result["rke2"]["kubelet_args"]}
+        assert "reserved-memory=0:memory=1Gi;1:memory=1Gi" in result["rke2"]["kubelet_args"]
+
+
+def test_rke2_later_kubelet_arg_without_plus_is_refused():
+    files = {"/etc/rancher/rke2/config.yaml": "token: x\n", "/etc/rancher/rke2/config.yaml.d/90-site.yaml": "kubelet-arg: [max-pods=58]\n"}
+    with pytest.raises(PlanError) as raised:
+        plan("rke2", files, kubelet_numa_rke2_version="v1.30.1+rke2r1", kubelet_numa_rke2_role="server")
+    assert raised.value.problems == ["/etc/rancher/rke2/config.yaml.d/90-site.yaml sets kubelet-arg without '+', which replaces every kubelet-arg "
+                                     "before it, numa.kubelet's included; write it as kubelet-arg+ (RKE2 config.yaml.d rule)"]
+
+
+def test_rke2_lablabs_form_writes_nothing_and_hands_over_the_line():
+    result = plan("rke2", {}, kubelet_numa_rke2_version="v1.32.5+rke2r1", kubelet_numa_rke2_role="server", kubelet_numa_rke2_write_files=False)
+    assert result["files"] == []
+    assert result["rke2"]["options"] == ["kubelet-arg: " + json.dumps(result["rke2"]["kubelet_args"])]
+    # Flags override RKE2's 00-rke2-defaults.conf drop-in, which keeps the kubelet's 100Mi.
+    assert shares(result) == ["1074Mi", "1074Mi"]
+
+
+def test_rke2_lablabs_refuses_rke2_kubelet_arg():
+    merged = dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY,
+                  kubelet_numa_rke2_version="v1.32.5+rke2r1", kubelet_numa_rke2_role="server", kubelet_numa_rke2_write_files=False)
+    with pytest.raises(PlanError, match="rke2_kubelet_arg is set"):
+        plan_host(merged, {"files": {}, "rke2_kubelet_arg": ["max-pods=58"]})
+
+
+def test_nodeadm_formula_unless_pinned():
+    intent = {"memoryManagerPolicy": "Static"}
+    formula = plan("nodeadm", {}, intent=intent, kubelet_numa_instance_type="p4d.24xlarge")
+    assert shares(formula) == ["4231Mi", "4231Mi"]  # (11 * 737 + 255)Mi + 100Mi = 8462Mi
+    pinned = plan("nodeadm", {}, intent=dict(intent, kubeReserved={"memory": "8500Mi"}), kubelet_numa_instance_type="p4d.24xlarge")
+    assert shares(pinned) == ["4300Mi", "4300Mi"]
+    entry = written(pinned)["/etc/eks/nodeadm.d/50-numa-kubelet.yaml"]
+    assert entry["content"]["kind"] == "NodeConfig" and entry["content"]["spec"]["kubelet"]["config"]["kubeReserved"] == {"memory": "8500Mi"}
+    assert pinned["apply_unit"] == "nodeadm-run.service"
+
+
+def test_nodeadm_reads_the_nodes_base_config():
+    base = json.dumps({"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration", "kubeReserved": {"memory": "574Mi"},
+                       "evictionHard": {"memory.available": "100Mi", "nodefs.available": "10%"}})
+    result = plan("nodeadm", {"/etc/kubernetes/kubelet/config.json": base}, intent={"memoryManagerPolicy": "Static"})
+    assert shares(result) == ["337Mi", "337Mi"]
+
+
+def test_change_detection():
+    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}
+    first = plan("kubeadm", files)
+    applied = dict(files)
+    for entry in first["files"]:
+        applied[entry["path"]] = entry.get("text") or yaml.safe_dump(entry["content"])
+    applied["/var/lib/kubelet/memory_manager_state"] = json.dumps(
+        {"policyName": "Static", "machineState": {str(node): {"memoryMap": {"memory": {"systemReserved": value}}}
+                                                  for node, value in first["expected_state"]["systemReserved"].items()}})
+    assert plan("kubeadm", applied)["restart"] == "none"
+    # A comment in our file changes nothing the kubelet reads.
+    commented = dict(applied)
+    commented["/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"] = "# hand edit\n" + applied["/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"]
+    assert plan("kubeadm", commented)["restart"] == "none"
+    assert plan("kubeadm", applied, intent=dict(INTENT, maxPods=58))["restart"] == "restart"
+    changed = plan("kubeadm", applied, intent=dict(INTENT, systemReserved={"memory": "2Gi"}))
+    assert changed["restart"] == "reset" and not changed["reset_cpu_manager_state"]
+    cpu = plan("kubeadm", applied, intent=dict(INTENT, cpuManagerPolicy="static", kubeReserved={"memory": "1Gi", "cpu": "500m"}))
+    assert cpu["restart"] == "reset" and cpu["reset_cpu_manager_state"]
+    drift = dict(applied, **{"/var/lib/kubelet/memory_manager_state": json.dumps({"policyName": "None"})})
+    assert plan("kubeadm", drift)["restart"] == "reset"
+
+
+@pytest.mark.parametrize(("variables", "message"), [
+    ({"kubelet_numa_platform": "k3s"}, "kubelet_numa_platform: 'k3s' is not one of kubeadm, rke2, nodeadm"),
+    ({"kubelet_numa_kubelet_root_dir": "var/lib/kubelet"}, "kubelet_numa_kubelet_root_dir: 'var/lib/kubelet' must be an absolute path"),
+    ({"kubelet_numa_kubeadm_config_dir": "/etc/../tmp"}, "kubelet_numa_kubeadm_config_dir: '/etc/../tmp' must be an absolute path"),
+    ({"kubelet_numa_dropin_name": "../x"}, "kubelet_numa_dropin_name: '../x' must be a plain file name"),
+    ({"kubelet_numa_reserved_memory_split": {3: "2148Mi"}}, "split: NUMA nodes [3] do not exist on this machine (it has [0, 1])"),
+    ({"kubelet_numa_config": dict(INTENT, systemReserved={"memory": "40Gi"})}, "reservedMemory for NUMA node 0 is 21042Mi but that node has only 16Gi"),
+    ({"kubelet_numa_config": dict(INTENT, reservedMemory=[])}, "kubelet_numa_config.reservedMemory: computed by the collection"),
+    ({"kubelet_numa_config": dict(INTENT, memoryManagerPolicy="static")}, 'memoryManagerPolicy: unknown policy: "static"'),
+])
+def test_bad_input_fails_in_planning(variables, message):
+    merged = dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY)
+    merged.update(variables)
+    with pytest.raises(PlanError) as raised:
+        plan_host(merged, {"files": {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}})
+    assert any(message in problem for problem in raised.value.problems), raised.value.problems
+
+
+def test_detection():
+    assert detect_platform({"/var/lib/kubelet/config.yaml"}) == "kubeadm"
+    assert detect_platform({"/etc/rancher/rke2/config.yaml"}) == "rke2"
+    assert reads(dict(DEFAULTS), existing=["/etc/eks/nodeadm.d"])["platform"] == "nodeadm"
+    with pytest.raises(PlanError, match="this host looks like kubeadm .* and rke2"):
+        detect_platform({"/var/lib/kubelet/config.yaml", "/etc/rancher/rke2"})
+    with pytest.raises(PlanError, match="cannot detect the platform: none of"):
+        detect_platform(set())
