@@ -1,0 +1,455 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The kubelet's v1beta1 defaulting of a main --config file (Kubernetes v1.36, Linux), ported rule by rule.
+
+apply_defaults(config) returns what the kubelet holds after loading a main --config file: the file decoded as
+kubelet.config.k8s.io/v1beta1 and defaulted by SetDefaults_KubeletConfiguration
+(pkg/kubelet/apis/config/v1beta1/defaults.go), then the evictionHard step of loadConfigFile (below). Values are
+written as a user writes them in YAML (the v1beta1 JSON form): durations as Go's time.Duration.String() prints
+them ("2m0s", "4h0m0s", "10s"), quantities as strings, *int32 as int, *bool as bool, nested structs as dicts.
+Go's zero-value rules are kept: a pointer field (*bool, *int32, *metav1.Duration, ...) is defaulted only when
+absent or null, so `eventRecordQPS: 0` stays 0; a plain field is defaulted when it holds Go's zero value, so
+`maxPods: 0`, `address: ""` and `syncFrequency: 0s` are replaced. User values are kept as written (a duration
+"1m" is not rewritten to "1m0s"). Fields the defaulting does not touch are not added, even where /configz later
+shows a zero value for them (imageMaximumGCAge "0s", memorySwap {}, enableSystemLogQuery false: these come from
+the internal-config round trip, not from defaulting).
+
+evictionHard and mergeDefaultEvictionSettings (merge_default_eviction_settings). DefaultEvictionHard is NOT part
+of SetDefaults_KubeletConfiguration (its defaults_test.go expects EvictionHard nil for an empty config). It is
+applied in cmd/kubelet/app/server.go loadConfigFile, right after the main --config file is decoded and defaulted,
+before any --config-dir drop-in is merged (kubernetes/kubernetes 001332b0422071acf4860769f18e34b5e9b7c1bc):
+
+    if kc.EvictionHard == nil {
+        kc.EvictionHard = eviction.DefaultEvictionHard
+    } else if kc.MergeDefaultEvictionSettings {
+        for k, v := range eviction.DefaultEvictionHard {
+            if _, exists := kc.EvictionHard[k]; !exists { kc.EvictionHard[k] = v }
+        }
+    }
+
+So the merge touches evictionHard only: evictionSoft, evictionSoftGracePeriod and evictionMinimumReclaim have no
+defaults and are never merged (the types.go comment names all four fields, then notes that "currently only
+evictionHard has default values"; the oracle leaves the other three as written). Because both
+branches are one step of loading the main file, apply_defaults runs merge_default_eviction_settings; the function
+is public for callers that need that step alone. Consequences, each verified on the kubelet v1.36.2 oracle
+(/work/shared/oracle/kubelet-check, effective config read from /configz):
+- the step runs only in loadConfigFile: `mergeDefaultEvictionSettings: true` in a drop-in merges nothing (a main
+  file with evictionHard {nodefs.available: 7%} plus that drop-in keeps one threshold);
+- with --config-dir but no --config (RKE2 >= 1.32 per KUBELET_FACTS.md section 4) neither branch runs: a drop-in
+  evictionHard {imagefs.available: 5%, nodefs.available: 5%} is the whole map and the memory term is 0
+  (kubeReserved 512Mi + systemReserved 412Mi accepted reservedMemory 924Mi, refused 1Gi);
+- `evictionHard: {}` is not nil: no thresholds at all.
+
+Where the kubelet re-runs this defaulting: mergeKubeletConfigurations (server.go, same commit) marshals the loaded
+config to v1beta1 JSON, merges every drop-in and calls SetDefaults_KubeletConfiguration again. An empty list or map
+written in the main file is dropped by omitempty in that round trip and then defaulted: `enforceNodeAllocatable: []`
+stays [] with --config alone but becomes ["pods"] once --config-dir is given (both verified on the oracle).
+
+Feature-gated defaults use the gate as SetDefaults does: the config's featureGates merged over the v1.36 defaults
+(an explicit gate wins, then AllAlpha/AllBeta for gates of that stage). KubeletCrashLoopBackOffMax and
+KubeletEnsureSecretPulledImages are beta and on by default in v1.36 (oracle: crashLoopBackOff 5m0s and
+NeverVerifyPreloadedImages for an empty file; `KubeletCrashLoopBackOffMax: false` or `AllBeta: false` leaves them
+unset). Command-line --feature-gates are not modelled.
+
+Not ported: SetObjectDefaults_KubeletConfiguration also rounds every reservedMemory limit up to milli precision
+(core/v1 SetDefaults_ResourceList). That changes only values with digits below 1m, which are not whole bytes;
+reservedMemory is returned unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from fractions import Fraction
+
+from ._config import API_VERSION, KIND, KubeletConfigError
+
+KUBELET_DEFAULTS_SOURCE = (
+    "kubernetes/kubernetes, read through the code index (2026-11-23): "
+    "pkg/kubelet/apis/config/v1beta1/defaults.go SetDefaults_KubeletConfiguration, the version with FailCgroupV1 "
+    "defaulting to true and the KubeletCrashLoopBackOffMax / KubeletEnsureSecretPulledImages blocks (index file id "
+    "421944960; the index does not give its commit), compared with the versions at "
+    "030891da1212d8ad441099a56ea89ceab67e97a1 and 1c9cf914f2f951313b8e9f7c321f5bd50b5e3d9f; "
+    "MemoryReservationPolicy 'None' from pkg/kubelet/apis/config/v1beta1/defaults_test.go at "
+    "01120ec5f8c60a28749f3b28de32415f64b1351f (absent from every stored defaults.go, present on the v1.36.2 oracle); "
+    "cmd/kubelet/app/server.go loadConfigFile and mergeKubeletConfigurations at "
+    "001332b0422071acf4860769f18e34b5e9b7c1bc; pkg/kubelet/eviction/defaults_linux.go DefaultEvictionHard at "
+    "8a4d98ac2f6dfd69fc5649b7bb23de0add56be56; staging/src/k8s.io/kubelet/config/v1beta1/types.go at "
+    "001332b0422071acf4860769f18e34b5e9b7c1bc; staging/src/k8s.io/component-base/logs/api/v1/options.go "
+    "SetRecommendedLoggingConfiguration (index file id 233345600); pkg/features/kube_features.go gate specs "
+    "(index file id 378079260). Every default checked against the /configz of a real kubelet v1.36.2."
+)
+
+# pkg/kubelet/eviction/defaults_linux.go at 8a4d98ac (the imagefs.inodesFree entry is missing from the older
+# 2b02db1be88b09193d96585c4b6dd796d6b2e06c version; the v1.36.2 oracle has it). Before PR #110263 (v1.25) the map
+# lived in pkg/kubelet/apis/config/v1beta1/defaults_linux.go and was set by SetDefaults itself.
+DEFAULT_EVICTION_HARD: dict[str, str] = {
+    "memory.available": "100Mi",
+    "nodefs.available": "10%",
+    "nodefs.inodesFree": "5%",
+    "imagefs.available": "15%",
+    "imagefs.inodesFree": "5%",
+}
+
+# pkg/features/kube_features.go (index file id 378079260): the gates SetDefaults_KubeletConfiguration reads, with
+# their v1.36 stage and default: both {1.32/1.33 Alpha off, 1.35 Beta on}.
+V1_36_FEATURE_GATES: dict[str, tuple[str, bool]] = {
+    "KubeletCrashLoopBackOffMax": ("Beta", True),
+    "KubeletEnsureSecretPulledImages": ("Beta", True),
+}
+
+_NANOSECOND = 1
+_MICROSECOND = 1000 * _NANOSECOND
+_MILLISECOND = 1000 * _MICROSECOND
+_SECOND = 1000 * _MILLISECOND
+_MINUTE = 60 * _SECOND
+_HOUR = 60 * _MINUTE
+
+# Go's time.ParseDuration unit table ("µs" is U+00B5, "μs" U+03BC).
+_DURATION_UNITS = {
+    "ns": _NANOSECOND,
+    "us": _MICROSECOND,
+    "\u00b5s": _MICROSECOND,
+    "\u03bcs": _MICROSECOND,
+    "ms": _MILLISECOND,
+    "s": _SECOND,
+    "m": _MINUTE,
+    "h": _HOUR,
+}
+_DURATION_NUMBER = re.compile(r"([0-9]*)(?:\.([0-9]*))?")
+_MAX_INT64 = (1 << 63) - 1
+
+# Constants of defaults.go / its imports.
+_KUBELET_PORT = 10250  # pkg/cluster/ports KubeletPort
+_KUBELET_OOM_SCORE_ADJ = -999  # pkg/kubelet/qos KubeletOOMScoreAdj
+_RESOLV_CONF_DEFAULT = "/etc/resolv.conf"  # pkg/kubelet/types ResolvConfDefault
+_DEFAULT_IPTABLES_MASQUERADE_BIT = 14
+_DEFAULT_IPTABLES_DROP_BIT = 15
+_DEFAULT_VOLUME_PLUGIN_DIR = "/usr/libexec/kubernetes/kubelet-plugins/volume/exec/"
+_DEFAULT_POD_LOGS_DIR = "/var/log/pods"
+_DEFAULT_MEMORY_THROTTLING_FACTOR = 0.9
+_MAX_CONTAINER_BACK_OFF = 300 * _SECOND
+_DEFAULT_NODE_ALLOCATABLE_ENFORCEMENT = ("pods",)
+_LOG_FLUSH_FREQ_DEFAULT = 5 * _SECOND  # component-base logs/api/v1 LogFlushFreqDefault
+
+
+def go_duration_string(nanoseconds: int) -> str:
+    """time.Duration.String(): "0s", "100ms", "1.5µs", "20s", "1m0s", "4h0m0s"."""
+    if nanoseconds == 0:
+        return "0s"
+    sign = "-" if nanoseconds < 0 else ""
+    magnitude = abs(nanoseconds)
+
+    def fraction(value, digits):
+        return "" if value == 0 else "." + str(value).zfill(digits).rstrip("0")
+
+    if magnitude < _SECOND:
+        if magnitude < _MICROSECOND:
+            return "%s%dns" % (sign, magnitude)
+        if magnitude < _MILLISECOND:
+            whole, rest = divmod(magnitude, _MICROSECOND)
+            return "%s%d%s\u00b5s" % (sign, whole, fraction(rest, 3))
+        whole, rest = divmod(magnitude, _MILLISECOND)
+        return "%s%d%sms" % (sign, whole, fraction(rest, 6))
+    seconds, rest = divmod(magnitude, _SECOND)
+    text = "%d%ss" % (seconds % 60, fraction(rest, 9))
+    minutes = seconds // 60
+    if minutes:
+        text = "%dm%s" % (minutes % 60, text)
+        hours = minutes // 60
+        if hours:
+            text = "%dh%s" % (hours, text)
+    return sign + text
+
+
+def parse_go_duration(text: str, path: str) -> int:
+    """time.ParseDuration in nanoseconds (metav1.Duration's JSON form); raises KubeletConfigError on bad input."""
+    def invalid(reason="invalid duration"):
+        return KubeletConfigError(['%s: time: %s "%s"' % (path, reason, text)])
+
+    rest = text
+    negative = False
+    if rest and rest[0] in "+-":
+        negative = rest[0] == "-"
+        rest = rest[1:]
+    if rest == "0":
+        return 0
+    if rest == "":
+        raise invalid()
+    total = 0
+    while rest:
+        if rest[0] not in ".0123456789":
+            raise invalid()
+        match = _DURATION_NUMBER.match(rest)
+        whole, frac = match.group(1), match.group(2)
+        if whole == "" and not frac:
+            raise invalid()
+        rest = rest[match.end():]
+        end = 0
+        while end < len(rest) and rest[end] not in ".0123456789":
+            end += 1
+        unit_text, rest = rest[:end], rest[end:]
+        if unit_text == "":
+            raise invalid("missing unit in duration")
+        unit = _DURATION_UNITS.get(unit_text)
+        if unit is None:
+            raise invalid('unknown unit "%s" in duration' % unit_text)
+        # Go adds whole*unit and the truncated fractional nanoseconds of each component.
+        total += int(whole or "0") * unit
+        if frac:
+            total += int(Fraction(int(frac), 10 ** len(frac)) * unit)
+        if total > (1 << 63):
+            raise invalid()
+    if negative:
+        total = -total
+    if total > _MAX_INT64 or total < -(1 << 63):
+        raise invalid()
+    return total
+
+
+def _struct(parent, field, path):
+    """A nested struct field as a dict, created when absent or null (Go keeps the zero struct)."""
+    value = parent.get(field)
+    if value is None:
+        value = parent[field] = {}
+    elif not isinstance(value, dict):
+        raise KubeletConfigError(["%s: must be a mapping, got %s %r" % (path, type(value).__name__, value)])
+    return value
+
+
+def _duration_is_zero(parent, field, path):
+    """A non-pointer metav1.Duration field: True when absent or zero. JSON null fails metav1.Duration's decoding."""
+    if field not in parent:
+        return True
+    value = parent[field]
+    if value is None:
+        # The v1.36.2 oracle refuses `syncFrequency: null` with "failed to decode: time: invalid duration """.
+        raise KubeletConfigError(['%s: time: invalid duration "" (a duration field cannot be null)' % path])
+    if not isinstance(value, str):
+        raise KubeletConfigError(['%s: a duration must be a string such as "10s", got %s %r'
+                                  % (path, type(value).__name__, value)])
+    return parse_go_duration(value, path) == 0
+
+
+def _set_duration_if_zero(parent, field, path, nanoseconds):
+    if _duration_is_zero(parent, field, path):
+        parent[field] = go_duration_string(nanoseconds)
+
+
+def _int_value(parent, field, path):
+    """An integer field as Go decodes it: absent or null is 0 (or nil for a pointer, returned as None)."""
+    value = parent.get(field)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise KubeletConfigError(["%s: must be an integer, got %s %r" % (path, type(value).__name__, value)])
+    return value
+
+
+def _set_int_if_zero(parent, field, default):
+    """if obj.X == 0 { obj.X = default } on a plain int32."""
+    if not _int_value(parent, field, field):
+        parent[field] = default
+
+
+def _set_if_nil(parent, field, default):
+    """if obj.X == nil { obj.X = default } on a pointer, map or slice: only absent or null is defaulted."""
+    if parent.get(field) is None:
+        parent[field] = default
+
+
+def _set_if_empty_string(parent, field, default):
+    """if obj.X == "" { obj.X = default }; JSON null leaves a Go string empty."""
+    if parent.get(field) in (None, ""):
+        parent[field] = default
+
+
+def _bool_value(parent, field, path):
+    value = parent.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise KubeletConfigError(["%s: must be true or false, got %s %r" % (path, type(value).__name__, value)])
+    return value
+
+
+def _gate_enabled(config, name):
+    """localFeatureGate.Enabled(name) for the v1.36 defaults merged with the config's featureGates."""
+    gates = config.get("featureGates")
+    if gates is None:
+        gates = {}
+    if not isinstance(gates, dict):
+        raise KubeletConfigError(["featureGates: must be a mapping, got %s %r" % (type(gates).__name__, gates)])
+    stage, default = V1_36_FEATURE_GATES[name]
+    # featuregate SetFromMap: an explicit gate wins; AllAlpha / AllBeta set the gates of that stage left unset.
+    for key in (name, "All" + stage):
+        value = _bool_value(gates, key, "featureGates.%s" % key)
+        if value is not None:
+            return value
+    return default
+
+
+def _set_logging_defaults(config):
+    """logsapi.SetRecommendedLoggingConfiguration (component-base logs/api/v1/options.go)."""
+    logging = _struct(config, "logging", "logging")
+    _set_if_empty_string(logging, "format", "text")
+    # TimeOrMetaDuration: a quoted Go duration, or an integer of nanoseconds; null leaves it zero.
+    flush = logging.get("flushFrequency")
+    if flush is None:
+        zero = True
+    elif isinstance(flush, str):
+        zero = parse_go_duration(flush, "logging.flushFrequency") == 0
+    elif isinstance(flush, int) and not isinstance(flush, bool):
+        zero = flush == 0
+    else:
+        raise KubeletConfigError(["logging.flushFrequency: must be a duration string or nanoseconds, got %s %r"
+                                  % (type(flush).__name__, flush)])
+    if zero:
+        # Duration = LogFlushFreqDefault, SerializeAsString = true: written back as a duration string.
+        logging["flushFrequency"] = go_duration_string(_LOG_FLUSH_FREQ_DEFAULT)
+    options = _struct(logging, "options", "logging.options")
+    for fmt in ("text", "json"):
+        routing = _struct(options, fmt, "logging.options.%s" % fmt)
+        # setRecommendedOutputRouting: an unset QuantityValue becomes resource.NewQuantity(0, DecimalSI), "0".
+        # Any parsed quantity (even "0") differs from the empty struct, so only absent or null is defaulted.
+        _set_if_nil(routing, "infoBufferSize", "0")
+
+
+def merge_default_eviction_settings(config: dict) -> dict:
+    """server.go loadConfigFile's evictionHard step, on a NEW dict (the input is not changed).
+
+    evictionHard absent or null: DefaultEvictionHard. Otherwise, with mergeDefaultEvictionSettings true, every
+    default signal the map lacks is added; the user's own thresholds win. Nothing else is merged.
+    """
+    if not isinstance(config, dict):
+        raise KubeletConfigError(["the kubelet configuration must be a mapping, got %s" % type(config).__name__])
+    result = copy.deepcopy(config)
+    hard = result.get("evictionHard")
+    if hard is None:
+        result["evictionHard"] = dict(DEFAULT_EVICTION_HARD)
+    elif not isinstance(hard, dict):
+        raise KubeletConfigError(["evictionHard: must be a mapping, got %s %r" % (type(hard).__name__, hard)])
+    elif _bool_value(result, "mergeDefaultEvictionSettings", "mergeDefaultEvictionSettings"):
+        for signal, threshold in DEFAULT_EVICTION_HARD.items():
+            hard.setdefault(signal, threshold)
+    return result
+
+
+def apply_defaults(config: dict) -> dict:
+    """The main --config file as the kubelet holds it after decoding, v1beta1 defaulting and loadConfigFile.
+
+    Returns a new dict; the input is not changed. apiVersion and kind are added when missing.
+    """
+    if not isinstance(config, dict):
+        raise KubeletConfigError(["the kubelet configuration must be a mapping, got %s" % type(config).__name__])
+    obj = copy.deepcopy(config)
+    _set_if_nil(obj, "apiVersion", API_VERSION)
+    _set_if_nil(obj, "kind", KIND)
+
+    # Read before any defaulting, as SetDefaults builds localFeatureGate first.
+    crash_loop_back_off_max = _gate_enabled(obj, "KubeletCrashLoopBackOffMax")
+    ensure_secret_pulled_images = _gate_enabled(obj, "KubeletEnsureSecretPulledImages")
+
+    # SetDefaults_KubeletConfiguration, in source order.
+    _set_if_nil(obj, "enableServer", True)
+    _set_duration_if_zero(obj, "syncFrequency", "syncFrequency", 1 * _MINUTE)
+    _set_duration_if_zero(obj, "fileCheckFrequency", "fileCheckFrequency", 20 * _SECOND)
+    _set_duration_if_zero(obj, "httpCheckFrequency", "httpCheckFrequency", 20 * _SECOND)
+    _set_if_empty_string(obj, "address", "0.0.0.0")
+    _set_int_if_zero(obj, "port", _KUBELET_PORT)
+    authentication = _struct(obj, "authentication", "authentication")
+    anonymous = _struct(authentication, "anonymous", "authentication.anonymous")
+    _set_if_nil(anonymous, "enabled", False)
+    authn_webhook = _struct(authentication, "webhook", "authentication.webhook")
+    _set_if_nil(authn_webhook, "enabled", True)
+    _set_duration_if_zero(authn_webhook, "cacheTTL", "authentication.webhook.cacheTTL", 2 * _MINUTE)
+    authorization = _struct(obj, "authorization", "authorization")
+    _set_if_empty_string(authorization, "mode", "Webhook")
+    authz_webhook = _struct(authorization, "webhook", "authorization.webhook")
+    _set_duration_if_zero(authz_webhook, "cacheAuthorizedTTL", "authorization.webhook.cacheAuthorizedTTL", 5 * _MINUTE)
+    _set_duration_if_zero(authz_webhook, "cacheUnauthorizedTTL", "authorization.webhook.cacheUnauthorizedTTL",
+                          30 * _SECOND)
+    _set_if_nil(obj, "registryPullQPS", 5)
+    _set_int_if_zero(obj, "registryBurst", 10)
+    _set_if_nil(obj, "eventRecordQPS", 50)
+    _set_int_if_zero(obj, "eventBurst", 100)
+    _set_if_nil(obj, "enableDebuggingHandlers", True)
+    _set_if_nil(obj, "healthzPort", 10248)
+    _set_if_empty_string(obj, "healthzBindAddress", "127.0.0.1")
+    _set_if_nil(obj, "oomScoreAdj", _KUBELET_OOM_SCORE_ADJ)
+    _set_duration_if_zero(obj, "streamingConnectionIdleTimeout", "streamingConnectionIdleTimeout", 4 * _HOUR)
+    if _duration_is_zero(obj, "nodeStatusReportFrequency", "nodeStatusReportFrequency"):
+        # For backward compatibility the report frequency follows an explicitly set update frequency.
+        if _duration_is_zero(obj, "nodeStatusUpdateFrequency", "nodeStatusUpdateFrequency"):
+            obj["nodeStatusReportFrequency"] = go_duration_string(5 * _MINUTE)
+        else:
+            obj["nodeStatusReportFrequency"] = obj["nodeStatusUpdateFrequency"]
+    _set_duration_if_zero(obj, "nodeStatusUpdateFrequency", "nodeStatusUpdateFrequency", 10 * _SECOND)
+    _set_int_if_zero(obj, "nodeLeaseDurationSeconds", 40)
+    _set_duration_if_zero(obj, "imageMinimumGCAge", "imageMinimumGCAge", 2 * _MINUTE)
+    _set_if_nil(obj, "imageGCHighThresholdPercent", 85)
+    _set_if_nil(obj, "imageGCLowThresholdPercent", 80)
+    _set_duration_if_zero(obj, "volumeStatsAggPeriod", "volumeStatsAggPeriod", 1 * _MINUTE)
+    _set_if_nil(obj, "cgroupsPerQOS", True)
+    _set_if_empty_string(obj, "cgroupDriver", "cgroupfs")
+    _set_if_empty_string(obj, "cpuManagerPolicy", "none")
+    _set_duration_if_zero(obj, "cpuManagerReconcilePeriod", "cpuManagerReconcilePeriod", 10 * _SECOND)
+    _set_if_empty_string(obj, "memoryManagerPolicy", "None")
+    _set_if_empty_string(obj, "topologyManagerPolicy", "none")
+    _set_if_empty_string(obj, "topologyManagerScope", "container")
+    _set_duration_if_zero(obj, "runtimeRequestTimeout", "runtimeRequestTimeout", 2 * _MINUTE)
+    _set_if_empty_string(obj, "hairpinMode", "promiscuous-bridge")
+    _set_int_if_zero(obj, "maxPods", 110)
+    # "default nil or negative value to -1 (implies node allocatable pid limit)"
+    pod_pids_limit = _int_value(obj, "podPidsLimit", "podPidsLimit")
+    if pod_pids_limit is None or pod_pids_limit < 0:
+        obj["podPidsLimit"] = -1
+    _set_if_nil(obj, "resolvConf", _RESOLV_CONF_DEFAULT)
+    _set_if_nil(obj, "cpuCFSQuota", True)
+    _set_if_nil(obj, "cpuCFSQuotaPeriod", go_duration_string(100 * _MILLISECOND))
+    _set_if_nil(obj, "nodeStatusMaxImages", 50)
+    _set_int_if_zero(obj, "maxOpenFiles", 1000000)
+    _set_if_empty_string(obj, "contentType", "application/vnd.kubernetes.protobuf")
+    _set_if_nil(obj, "kubeAPIQPS", 50)
+    _set_int_if_zero(obj, "kubeAPIBurst", 100)
+    if obj.get("serializeImagePulls") is None:
+        # true unless maxParallelImagePulls allows parallel pulls (>= 2).
+        parallel = _int_value(obj, "maxParallelImagePulls", "maxParallelImagePulls")
+        obj["serializeImagePulls"] = parallel is None or parallel < 2
+    _set_duration_if_zero(obj, "evictionPressureTransitionPeriod", "evictionPressureTransitionPeriod", 5 * _MINUTE)
+    _set_if_nil(obj, "mergeDefaultEvictionSettings", False)
+    _set_if_nil(obj, "enableControllerAttachDetach", True)
+    _set_if_nil(obj, "makeIPTablesUtilChains", True)
+    _set_if_nil(obj, "iptablesMasqueradeBit", _DEFAULT_IPTABLES_MASQUERADE_BIT)
+    _set_if_nil(obj, "iptablesDropBit", _DEFAULT_IPTABLES_DROP_BIT)
+    _set_if_nil(obj, "failSwapOn", True)
+    _set_if_empty_string(obj, "containerLogMaxSize", "10Mi")
+    _set_if_nil(obj, "containerLogMaxFiles", 5)
+    _set_if_nil(obj, "containerLogMaxWorkers", 1)
+    _set_if_nil(obj, "containerLogMonitorInterval", go_duration_string(10 * _SECOND))
+    _set_if_empty_string(obj, "configMapAndSecretChangeDetectionStrategy", "Watch")
+    # A nil slice only: `enforceNodeAllocatable: []` is kept (until a --config-dir round trip, see above).
+    _set_if_nil(obj, "enforceNodeAllocatable", list(_DEFAULT_NODE_ALLOCATABLE_ENFORCEMENT))
+    _set_if_empty_string(obj, "volumePluginDir", _DEFAULT_VOLUME_PLUGIN_DIR)
+    _set_logging_defaults(obj)
+    _set_if_nil(obj, "enableSystemLogHandler", True)
+    _set_if_nil(obj, "enableProfilingHandler", True)
+    _set_if_nil(obj, "enableDebugFlagsHandler", True)
+    _set_if_nil(obj, "seccompDefault", False)
+    _set_if_nil(obj, "failCgroupV1", True)  # true since v1.35; the v1.36.2 oracle prints --fail-cgroupv1="true"
+    _set_if_nil(obj, "memoryThrottlingFactor", _DEFAULT_MEMORY_THROTTLING_FACTOR)  # v1.37 stops defaulting it
+    # New in v1.36 and not gated (the oracle shows "None" with MemoryQoS and AllBeta off); see the module source note.
+    _set_if_empty_string(obj, "memoryReservationPolicy", "None")
+    _set_if_nil(obj, "registerNode", True)
+    _set_if_nil(obj, "localStorageCapacityIsolation", True)
+    _set_if_empty_string(obj, "containerRuntimeEndpoint", "unix:///run/containerd/containerd.sock")
+    _set_if_empty_string(obj, "podLogsDir", _DEFAULT_POD_LOGS_DIR)
+    if crash_loop_back_off_max:  # KubeletCrashLoopBackOffMax: beta, on by default in v1.36
+        crash_loop = _struct(obj, "crashLoopBackOff", "crashLoopBackOff")
+        _set_if_nil(crash_loop, "maxContainerRestartPeriod", go_duration_string(_MAX_CONTAINER_BACK_OFF))
+    if ensure_secret_pulled_images:  # KubeletEnsureSecretPulledImages: beta, on by default in v1.36
+        _set_if_empty_string(obj, "imagePullCredentialsVerificationPolicy", "NeverVerifyPreloadedImages")
+
+    # server.go loadConfigFile, on the decoded and defaulted main file.
+    return merge_default_eviction_settings(obj)
