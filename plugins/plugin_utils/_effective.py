@@ -5,10 +5,13 @@
 
 The layering, verified on a real kubelet (KUBELET_FACTS.md section 2; kubernetes cmd/kubelet/app/server.go
 loadConfigFile / mergeKubeletConfigurations):
-1. the main --config file, decoded and defaulted (v1beta1 defaulting, _kubelet_defaults); no --config at all
-   (RKE2 >= 1.32) is the same as an empty file: all defaults;
+1. the main --config file, decoded, defaulted and given the default evictionHard when it has none
+   (_kubelet_defaults.apply_defaults, server.go loadConfigFile); without --config (RKE2 >= 1.32) the kubelet starts
+   from the v1beta1 defaults alone, which hold no evictionHard (set_defaults; verified on the kubelet v1.36.2: a
+   drop-in with only disk thresholds then leaves a memory eviction term of 0);
 2. each --config-dir drop-in (*.conf, lexical order) merged as a JSON merge patch (RFC 7386): maps merge key by
-   key, lists such as reservedMemory are replaced whole, null deletes;
+   key, lists such as reservedMemory are replaced whole, null deletes; mergeKubeletConfigurations marshals the
+   config first (omitempty drops empty lists and maps) and runs the v1beta1 defaulting again afterwards;
 3. the command-line flags that carry config fields (_kubelet_fields.FLAG_FORMS): a scalar flag replaces the
    value; the first use of a map, list or reserved-memory flag replaces the file's value and repeated uses add to
    it (cliflag.MapStringString and friends, pflag StringSlice, utilflag.ReservedMemoryVar).
@@ -24,7 +27,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from ._config import KubeletConfigError
-from ._kubelet_defaults import apply_defaults
+from ._kubelet_defaults import apply_defaults, set_defaults
 from ._kubelet_fields import FLAG_FORMS
 
 # Flags that choose the layers rather than carry a config field (cmd/kubelet/app/options/options.go).
@@ -192,9 +195,12 @@ def effective_kubelet_config(main=None, dropins=(), flags=()):
     dropins: the --config-dir documents in the order the kubelet reads them (lexical order of their file names);
     flags: kubelet command-line words; --config/--config-dir among them are ignored here (the caller reads those files).
     """
-    config = apply_defaults(_document(main, "main config"))
+    config = set_defaults({}) if main is None else apply_defaults(_document(main, "main config"))
     if isinstance(dropins, (str, dict)) or not isinstance(dropins, (list, tuple)):
         raise KubeletConfigError(["dropins: %r must be a list of KubeletConfiguration documents" % (dropins,)])
-    for index, dropin in enumerate(dropins):
-        config = merge_patch(config, _document(dropin, "dropins[%d]" % index))
+    if dropins:
+        config = {key: value for key, value in config.items() if value not in ({}, [])}
+        for index, dropin in enumerate(dropins):
+            config = merge_patch(config, _document(dropin, "dropins[%d]" % index))
+        config = set_defaults(config)
     return apply_flag_overrides(config, parse_kubelet_flags(flags).overrides)

@@ -341,6 +341,13 @@ def apply_defaults(config: dict) -> dict:
 
     Returns a new dict; the input is not changed. apiVersion and kind are added when missing.
     """
+    return merge_default_eviction_settings(set_defaults(config))
+
+
+def set_defaults(config: dict) -> dict:
+    """SetDefaults_KubeletConfiguration alone, on a new dict: what a kubelet without --config starts from, and what
+    mergeKubeletConfigurations re-applies after the drop-ins (neither runs loadConfigFile's evictionHard step).
+    """
     if not isinstance(config, dict):
         raise KubeletConfigError(["the kubelet configuration must be a mapping, got %s" % type(config).__name__])
     obj = copy.deepcopy(config)
@@ -451,5 +458,4 @@ def apply_defaults(config: dict) -> dict:
     if ensure_secret_pulled_images:  # KubeletEnsureSecretPulledImages: beta, on by default in v1.36
         _set_if_empty_string(obj, "imagePullCredentialsVerificationPolicy", "NeverVerifyPreloadedImages")
 
-    # server.go loadConfigFile, on the decoded and defaulted main file.
-    return merge_default_eviction_settings(obj)
+    return obj

@@ -79,32 +79,57 @@ def test_refused_config_fails_the_play_with_the_kubelets_words(collections_root,
     assert 'the total amount "924Mi" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature' in result.stdout
 
 
-def test_main_playbook_renders_every_platform(collections_root, tmp_path):
-    output = tmp_path / "plan"
-    root = tmp_path / "host"
-    make_tree(root, {0: (64 << 20, "0-31", {}), 1: (64 << 20, "32-63", {})})
-    playbook(os.path.join(REPO, "playbooks", "plan.yml"), collections_root, tmp_path, "-e", "numa_kubelet_plan_output_dir=%s" % output,
-             "-e", "numa_kubelet_plan_root=%s" % root, "-e", "numa_kubelet_plan_eks_instance_type=p4d.24xlarge")
-    files = {os.path.basename(path): path for path in glob.glob(str(output / "localhost" / "*"))}
-    assert sorted(files) == ["eks-nodeadm.d-50-numa-kubelet.yaml", "kubeadm-kubelet.conf.d-50-numa-kubelet.conf", "rke2-config.yaml.d-50-numa-kubelet.yaml"]
-    for path in files.values():
-        with open(path, encoding="utf-8") as handle:
-            assert handle.readline().startswith("#"), "%s lacks the ansible_managed header" % path
-    kubeadm = yaml.safe_load(open(files["kubeadm-kubelet.conf.d-50-numa-kubelet.conf"], encoding="utf-8"))
-    assert kubeadm["kind"] == "KubeletConfiguration"
-    assert check_kubelet_config(kubeadm).errors == []
-    eks = yaml.safe_load(open(files["eks-nodeadm.d-50-numa-kubelet.yaml"], encoding="utf-8"))
-    assert (eks["apiVersion"], eks["kind"]) == ("node.eks.aws/v1alpha1", "NodeConfig")
-    # p4d.24xlarge: maxPods 737, 11 * 737 + 255 = 8362Mi; 64 CPUs on this fake host; (8362 + 1024 + 500)Mi / 2 = 4943Mi.
-    assert eks["spec"]["kubelet"]["config"]["kubeReserved"] == {"cpu": "230m", "ephemeral-storage": "1Gi", "memory": "8362Mi"}
-    assert eks["spec"]["kubelet"]["config"]["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "4943Mi"}},
-                                                                  {"numaNode": 1, "limits": {"memory": "4943Mi"}}]
-    assert kubeadm["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "1274Mi"}}, {"numaNode": 1, "limits": {"memory": "1274Mi"}}]
-    assert check_kubelet_config(eks["spec"]["kubelet"]["config"]).errors == []
-    rke2 = yaml.safe_load(open(files["rke2-config.yaml.d-50-numa-kubelet.yaml"], encoding="utf-8"))
-    assert "memory-manager-policy=Static" in rke2["kubelet-arg"]
-    assert [arg for arg in rke2["kubelet-arg"] if arg.startswith("reserved-memory=")] == [
-        "reserved-memory=" + ";".join("%d:memory=%s" % (item["numaNode"], item["limits"]["memory"]) for item in kubeadm["reservedMemory"])]
+def render(collections_path, tmp_path, inventory, *extra, check=True):
+    output = tmp_path / "render"
+    result = run([os.path.join(BIN, "ansible-playbook"), "-i", str(inventory), "-e", "kubelet_numa_render_dir=%s" % output, *extra,
+                  os.path.join(REPO, "playbooks", "render.yml")], collections_path, tmp_path, check)
+    return output, result
+
+
+def test_render_writes_what_the_role_would_for_every_platform(collections_root, tmp_path):
+    output, result = render(collections_root, tmp_path, os.path.join(REPO, "playbooks", "inventory", "example.yml"))
+    hosts = sorted(os.listdir(output))
+    assert hosts == ["eks-m5-01", "eks-p4d-01", "kubeadm-gpu-01", "kubeadm-gpu-02", "rke2-agent-01", "rke2-server-01", "this-machine"]
+    files = {host: sorted(os.path.relpath(os.path.join(root, name), output / host) for root, _dirs, names in os.walk(output / host) for name in names)
+             for host in hosts}
+    assert files["kubeadm-gpu-01"] == ["etc/default/kubelet", "etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "plan.json"]
+    assert files["rke2-server-01"] == ["plan.json", "var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"]
+    assert files["rke2-agent-01"] == ["etc/rancher/rke2/config.yaml.d/50-numa-kubelet.yaml", "plan.json"]
+    assert files["eks-p4d-01"] == ["etc/eks/nodeadm.d/50-numa-kubelet.yaml", "plan.json"]
+    plans = {host: json.loads((output / host / "plan.json").read_text()) for host in hosts}
+    for host, plan in plans.items():
+        assert sorted(plan) == sorted(["platform", "numa_nodes", "reserved_memory", "kubelet_config", "kubelet_inputs", "files", "unit",
+                                       "restart", "warnings"]), host
+        assert check_kubelet_config(plan["kubelet_config"], plan["numa_nodes"]).errors == [], host
+        assert plan["kubelet_config"]["reservedMemory"] == plan["reserved_memory"]
+    memory = {host: [item["limits"]["memory"] for item in plans[host]["reserved_memory"]] for host in hosts}
+    assert memory["kubeadm-gpu-01"] == ["1074Mi", "1074Mi"]  # 1Gi + 1Gi + the kubelet's 100Mi default
+    assert memory["rke2-server-01"] == ["1Gi", "1Gi"]  # RKE2 1.32: no --config, 00-rke2-defaults.conf has no memory term
+    assert memory["rke2-agent-01"] == ["1Gi", "1Gi"]  # RKE2 1.31: its --eviction-hard flag drops memory.available
+    dropin = yaml.safe_load((output / "kubeadm-gpu-01" / "etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf").read_text())
+    assert dropin["reservedMemory"] == plans["kubeadm-gpu-01"]["reserved_memory"]
+    assert "evictionHard" not in dropin and "maxPods" not in dropin, "kubelet defaults must not be copied into the node's files"
+    rke2 = yaml.safe_load((output / "rke2-agent-01" / "etc/rancher/rke2/config.yaml.d/50-numa-kubelet.yaml").read_text())
+    assert "reserved-memory=0:memory=1Gi;1:memory=1Gi" in rke2["kubelet-arg+"]
+
+
+def test_render_fails_only_the_host_with_bad_intent(collections_root, tmp_path):
+    inventory = tmp_path / "inventory.yml"
+    topology = {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
+                "numa_memory_capacity_bytes": 16 << 30}
+    main = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+    good = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": topology, "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": main},
+            "kubelet_numa_config": {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}}}
+    bad = dict(good, kubelet_numa_config={"memoryManagerPolicy": "static", "kubeReserved": {"memory": "1Gi"}})
+    inventory.write_text(yaml.safe_dump({"all": {"hosts": {"good": good, "bad": bad}}}))
+    (tmp_path / "render" / "bad").mkdir(parents=True)
+    (tmp_path / "render" / "bad" / "stale").write_text("from an earlier run")
+    output, result = render(collections_root, tmp_path, inventory, check=False)
+    assert result.returncode == 2, result.stdout
+    assert 'memoryManagerPolicy: unknown policy: \\"static\\"' in result.stdout or 'unknown policy: "static"' in result.stdout
+    assert sorted(os.listdir(output)) == ["good"], "the failed host must get no files"
+    assert json.loads((output / "good" / "plan.json").read_text())["reserved_memory"] == [
+        {"numaNode": 0, "limits": {"memory": "562Mi"}}, {"numaNode": 1, "limits": {"memory": "562Mi"}}]
 
 
 def test_built_collection_installs_and_works(tmp_path, two_node_root):

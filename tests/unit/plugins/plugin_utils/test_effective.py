@@ -34,10 +34,19 @@ def test_main_file_with_a_partial_eviction_hard_has_no_memory_term():
     assert total(config) == "924Mi"
 
 
-def test_no_main_file_is_all_defaults_and_rke2_defaults_dropin_keeps_100mi():
+def test_without_a_main_file_the_rke2_defaults_dropin_is_the_whole_eviction_map():
+    # Verified on the kubelet v1.36.2 without --config: 512Mi + 412Mi accepted 924Mi and refused 1Gi.
     rke2 = dict(HEADER, evictionHard={"imagefs.available": "5%", "nodefs.available": "5%"})
     config = effective_kubelet_config(None, [rke2, dict(HEADER, **RESERVED)])
-    assert total(config) == "1Gi"
+    assert config["evictionHard"] == {"imagefs.available": "5%", "nodefs.available": "5%"}
+    assert total(config) == "924Mi"
+    # The same drop-ins under an empty main file keep the main file's default 100Mi.
+    assert total(effective_kubelet_config(HEADER, [rke2, dict(HEADER, **RESERVED)])) == "1Gi"
+
+
+def test_the_dropin_merge_drops_empty_lists_and_redefaults():
+    assert effective_kubelet_config(dict(HEADER, enforceNodeAllocatable=[]))["enforceNodeAllocatable"] == []
+    assert effective_kubelet_config(dict(HEADER, enforceNodeAllocatable=[]), [HEADER])["enforceNodeAllocatable"] == ["pods"]
 
 
 def test_rke2_before_1_32_eviction_flag_replaces_the_map():

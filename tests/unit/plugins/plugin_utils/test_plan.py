@@ -91,7 +91,8 @@ def test_a_kube_reserved_flag_we_do_not_write_drops_the_files_memory_reservation
 
 @pytest.mark.parametrize(("version", "expected", "path"), [
     ("v1.31.9+rke2r1", ["1Gi", "1Gi"], "/etc/rancher/rke2/config.yaml.d/50-numa-kubelet.yaml"),
-    ("v1.32.5+rke2r1", ["1074Mi", "1074Mi"], "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"),
+    # No --config from 1.32: 00-rke2-defaults.conf's disk-only evictionHard is the whole map (memory term 0).
+    ("v1.32.5+rke2r1", ["1Gi", "1Gi"], "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"),
 ])
 def test_rke2_eviction_term_and_form_by_version(version, expected, path):
     result = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, kubelet_numa_rke2_version=version, kubelet_numa_rke2_role="agent")
@@ -115,8 +116,8 @@ def test_rke2_lablabs_form_writes_nothing_and_hands_over_the_line():
     result = plan("rke2", {}, kubelet_numa_rke2_version="v1.32.5+rke2r1", kubelet_numa_rke2_role="server", kubelet_numa_rke2_write_files=False)
     assert result["files"] == []
     assert result["rke2"]["options"] == ["kubelet-arg: " + json.dumps(result["rke2"]["kubelet_args"])]
-    # Flags override RKE2's 00-rke2-defaults.conf drop-in, which keeps the kubelet's 100Mi.
-    assert shares(result) == ["1074Mi", "1074Mi"]
+    # Flags go over RKE2's 00-rke2-defaults.conf drop-in, whose disk-only evictionHard leaves no memory term.
+    assert shares(result) == ["1Gi", "1Gi"]
 
 
 def test_rke2_lablabs_refuses_rke2_kubelet_arg():
