@@ -62,7 +62,10 @@ collection_copy() {
     (
         cd "$REPO"
         git ls-files -z --cached --others --exclude-standard \
-            | while IFS= read -r -d '' path; do [ -e "$path" ] && printf '%s\0' "$path"; done \
+            | while IFS= read -r -d '' path; do
+                # Files only: a link to a directory (.collections/.../kubelet, the checkout itself) is left out.
+                if [ -e "$path" ] && ! { [ -L "$path" ] && [ -d "$path" ]; }; then printf '%s\0' "$path"; fi
+            done \
             | xargs -0 cp --parents -t "$dest"
     ) || die "copying the collection to $dest failed"
     echo "$dest"
