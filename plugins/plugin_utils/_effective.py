@@ -106,7 +106,7 @@ def _parse_value(name, kind, value, flag_word):
     if kind == "map_comma_lt":
         return _pairs(value, "<", flag_word)
     if kind == "map_repeat_equals":
-        key, _, item = value.partition("=")
+        key, _separator, item = value.partition("=")
         return {key: item}
     if kind == "feature_gates":
         return _feature_gates(value, flag_word)

@@ -23,7 +23,6 @@ the user's fragment alone.
 
 from __future__ import annotations
 
-import copy
 import json
 import posixpath
 import re
@@ -33,9 +32,8 @@ import yaml
 from ._allocatable import memory_reservation
 from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, reserved_resource_list
 from ._eks import EksError, kube_reserved
-from ._effective import apply_flag_overrides, effective_kubelet_config, merge_patch, parse_kubelet_flags
+from ._effective import effective_kubelet_config, merge_patch, parse_kubelet_flags
 from ._flags import kubelet_flags
-from ._kubelet_defaults import apply_defaults
 from ._quantity import Quantity
 from ._split import SPLIT_STRATEGIES, numa_nodes_from, reserved_memory
 from ._validation import check_kubelet_config
@@ -119,7 +117,7 @@ def parse_env_file(text):
         line = line.strip()
         if not line or line.startswith(("#", ";")) or "=" not in line:
             continue
-        key, _, value = line.partition("=")
+        key, _separator, value = line.partition("=")
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
@@ -207,7 +205,7 @@ def paths_to_read(variables, platform, files=None):
     if platform == "kubeadm":
         wanted += [_absolute_path(variables, "kubelet_numa_kubeadm_config_file", problems),
                    _absolute_path(variables, "kubelet_numa_kubeadm_flags_file", problems),
-                  _absolute_path(variables, "kubelet_numa_kubeadm_extra_args_file", problems)]
+                   _absolute_path(variables, "kubelet_numa_kubeadm_extra_args_file", problems)]
         dirs += [_absolute_path(variables, "kubelet_numa_kubeadm_config_dir", problems)]
     elif platform == "rke2":
         config_dir = _absolute_path(variables, "kubelet_numa_rke2_config_dir", problems)
@@ -219,7 +217,7 @@ def paths_to_read(variables, platform, files=None):
             dirs.append(data_dir + "/agent/etc/kubelet.conf.d")
     elif platform == "nodeadm":
         wanted += [_absolute_path(variables, "kubelet_numa_nodeadm_kubelet_config", problems),
-                  _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems)]
+                   _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems)]
         dirs += [_absolute_path(variables, "kubelet_numa_nodeadm_config_dir", problems),
                  _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_dropin_dir", problems)]
     if root_dir:
@@ -372,7 +370,7 @@ def rke2_kubelet_argv(defaults, items):
             value = "true"
         initial.pop(key, None)
         multi.setdefault(key, []).append(value)
-    pairs = [(key, value) for key, value in initial.items()] + [(key, value) for key, values in multi.items() for value in values]
+    pairs = list(initial.items()) + [(key, value) for key, values in multi.items() for value in values]
     return ["--%s=%s" % pair for pair in sorted(pairs, key=lambda pair: pair[0])]
 
 
@@ -479,7 +477,7 @@ def _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_
         raise PlanError(problems)
     _overrides_of_ours(layers, set(settings), problems)
     effective = layers.effective()
-    report = check_kubelet_config({key: value for key, value in effective.items()}, nodes, capacity)
+    report = check_kubelet_config(effective, nodes, capacity)
     problems.extend(report.errors)
     if problems:
         raise PlanError(problems)
@@ -545,7 +543,8 @@ def _plan_kubeadm(variables, facts, files, intent, dropin_name, nodes, problems)
     if problems:
         return {}
     if parsed.config and parsed.config != variables["kubelet_numa_kubeadm_config_file"]:
-        problems.append("the kubelet flags name --config=%s, but kubelet_numa_kubeadm_config_file is %s" % (parsed.config, variables["kubelet_numa_kubeadm_config_file"]))
+        problems.append("the kubelet flags name --config=%s, but kubelet_numa_kubeadm_config_file is %s"
+                        % (parsed.config, variables["kubelet_numa_kubeadm_config_file"]))
     if not _SAFE_PATH.match(config_dir):
         problems.append("--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely" % config_dir)
         return {}
@@ -630,7 +629,7 @@ def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
             sources = [source for source in current_sources if source[0] != ours_fragment] + [(ours_fragment, {"kubelet-arg+": ours_items})]
             sources.sort(key=lambda item: (item[0] != config_path, item[0]))
         else:
-            sources = [(config_path, {"kubelet-arg": ours_items})] + [source for source in fragments]
+            sources = [(config_path, {"kubelet-arg": ours_items})] + list(fragments)
         return _Layers(None, None, dropins_with(), argv(sources), ours=("flags", None))
 
     before = _Layers(None, None, dropins_with(), argv(current_sources))

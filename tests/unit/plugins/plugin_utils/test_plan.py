@@ -23,8 +23,8 @@ INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa
 KUBEADM_MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n"
 
 
-def plan(platform, files=None, intent=INTENT, **variables):
-    merged = dict(DEFAULTS, kubelet_numa_platform=platform, kubelet_numa_config=intent, kubelet_numa_topology=TOPOLOGY, **variables)
+def plan(platform, files=None, intent=None, **variables):
+    merged = dict(DEFAULTS, kubelet_numa_platform=platform, kubelet_numa_config=INTENT if intent is None else intent, kubelet_numa_topology=TOPOLOGY, **variables)
     return plan_host(merged, {"files": files or {}})
 
 
@@ -69,7 +69,8 @@ def test_kubeadm_existing_config_dir_flag_is_used_and_extra_args_kept():
 
 
 def test_a_later_dropin_or_a_flag_that_overrides_ours_is_refused():
-    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN, "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d --kube-reserved=cpu=100m"\n',
+    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
+             "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d --kube-reserved=cpu=100m"\n',
              "/etc/kubelet.d/90-late.conf": "kubeReserved: {memory: 2Gi}\n"}
     with pytest.raises(PlanError) as raised:
         plan("kubeadm", files)
