@@ -61,16 +61,21 @@ def rke2_numa_config(host, reserved):
         "reserved-memory=0:memory=%s" % reserved]})
 
 
-def test_rke2_132_defaults_dropin_keeps_the_100mi_default(host):
+def test_rke2_132_defaults_dropin_is_the_whole_eviction_map(host):
+    # RKE2 >= 1.32 passes --config-dir and no --config, so the kubelet never applies its default evictionHard map
+    # (server.go loadConfigFile); the real kubelet v1.36.2 accepted 924Mi and refused 1Gi for 512Mi + 412Mi.
     rke2_numa_config(host, "1Gi")
+    refused = host.run(RKE2, ["server"])
+    assert refused.rc == 1
+    assert 'the total amount "1Gi" of type "memory" is not equal to the value "924Mi"' in refused.start["error"]
+    rke2_numa_config(host, "924Mi")
     result = host.run(RKE2, ["server"])
     assert result.rc == 0, result.stderr
     assert result.start["result"] == "started", result.start["error"]
     assert "--config-dir=/var/lib/rancher/rke2/agent/etc/kubelet.conf.d" in result.start["argv"]
     assert host.path("/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/00-rke2-defaults.conf").exists()
-    assert result.start["effective_config"]["evictionHard"] == {
-        "memory.available": "100Mi", "nodefs.available": "5%", "nodefs.inodesFree": "5%", "imagefs.available": "5%"}
-    assert host.state()["machineState"]["0"]["memoryMap"]["memory"]["systemReserved"] == GI
+    assert result.start["effective_config"]["evictionHard"] == {"nodefs.available": "5%", "imagefs.available": "5%"}
+    assert host.state()["machineState"]["0"]["memoryMap"]["memory"]["systemReserved"] == 924 << 20
 
 
 def test_rke2_before_132_has_no_memory_eviction_term(host):
