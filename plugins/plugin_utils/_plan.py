@@ -497,6 +497,13 @@ def _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_
     state_text = files.get(root_dir + "/memory_manager_state")
     if state_text is not None and state_problems(state_text, expected):
         restart = "reset"
+    warnings = report.warnings + plan.get("warnings", [])
+    if plan.get("rke2", {}).get("form") == "lablabs" and before != effective:
+        # lablabs.rke2 owns config.yaml: restarting before it carries our kubelet-arg would check an old config.
+        restart = "none"
+        warnings.append("%s does not carry numa.kubelet's kubelet-arg yet: pass kubelet_numa_rke2_options to lablabs.rke2's "
+                        "rke2_server_options / rke2_agent_options, run it, then run this role again to reset the kubelet's checkpoints"
+                        % (variables["kubelet_numa_rke2_config_dir"] + "/config.yaml"))
     plan.update({
         "platform": platform,
         "numa_nodes": [node["id"] for node in nodes],
@@ -509,7 +516,7 @@ def _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_
         "reset_cpu_manager_state": reset_cpu,
         "expected_state": expected,
         "health_url": _health_url(effective),
-        "warnings": report.warnings + plan.get("warnings", []),
+        "warnings": warnings,
     })
     plan["files"] = [_file_entry(entry, settings, files) for entry in plan["files"]]
     if platform == "rke2":

@@ -121,6 +121,17 @@ def test_rke2_lablabs_form_writes_nothing_and_hands_over_the_line():
     assert shares(result) == ["1Gi", "1Gi"]
 
 
+def test_rke2_lablabs_restarts_only_once_config_yaml_carries_our_line():
+    lablabs = {"kubelet_numa_rke2_version": "v1.32.5+rke2r1", "kubelet_numa_rke2_role": "server", "kubelet_numa_rke2_write_files": False}
+    before = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, **lablabs)
+    assert before["restart"] == "none" and "does not carry numa.kubelet's kubelet-arg yet" in before["warnings"][-1]
+    config = "token: x\n" + "\n".join(before["rke2"]["options"]) + "\n"  # lablabs copies each option line verbatim
+    stale = json.dumps({"policyName": "None"})
+    after = plan("rke2", {"/etc/rancher/rke2/config.yaml": config, "/var/lib/kubelet/memory_manager_state": stale}, **lablabs)
+    assert after["restart"] == "reset" and after["unit"] == "rke2-server.service"
+    assert after["kubelet_inputs"]["flags"] == ["--" + item for item in sorted(before["rke2"]["kubelet_args"], key=lambda item: item.split("=")[0])]
+
+
 def test_rke2_lablabs_refuses_rke2_kubelet_arg():
     merged = dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY,
                   kubelet_numa_rke2_version="v1.32.5+rke2r1", kubelet_numa_rke2_role="server", kubelet_numa_rke2_write_files=False)
