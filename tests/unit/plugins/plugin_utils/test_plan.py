@@ -24,7 +24,8 @@ KUBEADM_MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfigur
 
 
 def plan(platform, files=None, intent=None, **variables):
-    merged = dict(DEFAULTS, kubelet_numa_platform=platform, kubelet_numa_config=INTENT if intent is None else intent, kubelet_numa_topology=TOPOLOGY, **variables)
+    merged = dict(DEFAULTS, kubelet_numa_platform=platform, kubelet_numa_config=INTENT if intent is None else intent,
+                  kubelet_numa_topology=TOPOLOGY, **variables)
     return plan_host(merged, {"files": files or {}})
 
 
