@@ -23,6 +23,9 @@ description:
     RKE2 passes each C(kubelet-arg) item as one argument without a shell, so the C(;) is safe there.
   - A field with no flag form (such as C(mergeDefaultEvictionSettings)) or a value the flag syntax cannot carry
     fails; nothing is dropped.
+  - Flags end up in C(kubeadm-flags.env), C(/etc/default/kubelet), RKE2 C(kubelet-arg) items and AL2
+    C(KUBELET_EXTRA_ARGS) strings, so a key or value holding whitespace, a control character, a quote, a backslash,
+    C($) or a backtick is refused, naming the field and the value.
 author:
   - numa.kubelet developers
 options:
