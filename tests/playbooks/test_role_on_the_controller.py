@@ -1,0 +1,124 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The kubelet_numa role through ansible-playbook on the controller, in check mode (nothing on this machine changes):
+the EC2 instance metadata path against a local IMDSv2 stand-in, platform detection failures, --diff output."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BIN = os.path.dirname(sys.executable)
+TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": list(range(0, 48))},
+                           {"id": 1, "memory_bytes": 16 << 30, "cpus": list(range(48, 96))}],
+            "numa_memory_capacity_bytes": 32 << 30}
+
+
+class _Imds(http.server.BaseHTTPRequestHandler):
+    """IMDSv2 stand-in: a token from PUT /latest/api/token, then metadata only with that token."""
+
+    seen = []
+
+    def do_PUT(self):  # noqa: N802 (http.server's naming)
+        self.seen.append(("PUT", self.path, self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")))
+        self._answer(200, "token-123" if self.path == "/latest/api/token" else "")
+
+    def do_GET(self):  # noqa: N802
+        self.seen.append(("GET", self.path, self.headers.get("X-aws-ec2-metadata-token")))
+        if self.headers.get("X-aws-ec2-metadata-token") != "token-123":
+            self._answer(401, "")
+        elif self.path == "/latest/meta-data/instance-type":
+            self._answer(200, "p4d.24xlarge")
+        else:
+            self._answer(404, "")
+
+    def _answer(self, status, body):
+        data = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):  # quiet
+        pass
+
+
+@pytest.fixture()
+def imds():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Imds)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    _Imds.seen = []
+    yield "http://127.0.0.1:%d" % server.server_address[1]
+    server.shutdown()
+
+
+def role_play(tmp_path, role_vars, plan_file):
+    play = [{"name": "Run the role in check mode", "hosts": "localhost", "gather_facts": False, "tasks": [
+        {"name": "The role", "ansible.builtin.include_role": {"name": "numa.kubelet.kubelet_numa"}, "vars": role_vars},
+        {"name": "Keep the plan", "ansible.builtin.copy": {"content": "{{ kubelet_numa_plan | to_json }}", "dest": str(plan_file), "mode": "0600"},
+         "check_mode": False, "delegate_to": "localhost"}]}]
+    path = tmp_path / "play.yml"
+    path.write_text(yaml.safe_dump(play, sort_keys=False))
+    return path
+
+
+def run_check(collections_path, tmp_path, playbook):
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_path), ANSIBLE_HOME=str(tmp_path / "ansible-home"),
+               ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"), ANSIBLE_NOCOLOR="1")
+    return subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable,
+                           "--check", "--diff", str(playbook)], env=env, capture_output=True, text=True, check=False, timeout=300)
+
+
+def test_nodeadm_reads_the_instance_type_from_imdsv2(collections_root, tmp_path, imds):
+    plan_file = tmp_path / "plan.json"
+    # No nodeadm base config on this machine, so kubeReserved comes from nodeadm's formula for the instance type.
+    role_vars = {"kubelet_numa_platform": "nodeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_imds_url": imds,
+                 "kubelet_numa_nodeadm_kubelet_config": str(tmp_path / "no-such-config.json"),
+                 "kubelet_numa_nodeadm_config_dir": str(tmp_path / "nodeadm.d"),
+                 "kubelet_numa_nodeadm_kubelet_dropin_dir": str(tmp_path / "config.json.d"),
+                 "kubelet_numa_nodeadm_kubelet_environment": str(tmp_path / "environment"),
+                 "kubelet_numa_kubelet_root_dir": str(tmp_path / "kubelet"),
+                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}}
+    result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
+    assert result.returncode == 0, result.stdout + result.stderr
+    plan = json.loads(plan_file.read_text())
+    # p4d.24xlarge: maxPods 737, (11 * 737 + 255)Mi + the 100Mi eviction default = 8462Mi = 4231Mi x 2.
+    assert [item["limits"]["memory"] for item in plan["reserved_memory"]] == ["4231Mi", "4231Mi"]
+    assert plan["kubelet_config"]["kubeReserved"]["memory"] == "8362Mi"
+    assert ("PUT", "/latest/api/token", "60") in _Imds.seen
+    assert ("GET", "/latest/meta-data/instance-type", "token-123") in _Imds.seen
+    # Check mode with --diff shows the NodeConfig that would be written, and writes nothing.
+    assert "+    kubelet:" in result.stdout or "+  kubelet:" in result.stdout
+    assert not (tmp_path / "nodeadm.d").exists()
+
+
+def test_an_undetectable_platform_fails_the_host_in_planning(collections_root, tmp_path):
+    plan_file = tmp_path / "plan.json"
+    role_vars = {"kubelet_numa_topology": TOPOLOGY, "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
+                 "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n",
+                                             "/etc/rancher/rke2/config.yaml": "token: x\n"}}
+    result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
+    assert result.returncode == 2
+    assert ("kubelet_numa_platform: cannot detect the platform: this host looks like kubeadm (/var/lib/kubelet/config.yaml) "
+            "and rke2 (/etc/rancher/rke2); set kubelet_numa_platform") in result.stdout
+    assert not plan_file.exists()
+
+
+def test_empty_intent_leaves_the_host_alone(collections_root, tmp_path):
+    play = [{"name": "No intent", "hosts": "localhost", "gather_facts": False,
+             "tasks": [{"name": "The role", "ansible.builtin.include_role": {"name": "numa.kubelet.kubelet_numa"}}]}]
+    path = tmp_path / "play.yml"
+    path.write_text(yaml.safe_dump(play))
+    result = run_check(collections_root, tmp_path, path)
+    assert result.returncode == 0, result.stdout
+    assert "changed=0" in result.stdout and "Discover" not in result.stdout
