@@ -152,29 +152,31 @@ def _dir_files(files, directory, suffixes):
 
 
 # ------------------------------------------------------------------------------------------------ detection
+# What each platform's installer leaves on a node (kubeadm join, the RKE2 install script or RPM, the EKS AL2023 AMI).
+_PLATFORM_MARKERS = {
+    "kubeadm": ("/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml"),
+    "rke2": ("/etc/rancher/rke2", "/usr/local/bin/rke2", "/usr/bin/rke2"),
+    "nodeadm": ("/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"),
+}
+
+
 def detect_platform(existing):
     """The platform from the paths that exist on the node (kubeadm, RKE2 or nodeadm), or a PlanError."""
-    markers = {
-        "kubeadm": ("/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml"),
-        "rke2": ("/etc/rancher/rke2", "/usr/local/bin/rke2", "/usr/bin/rke2"),
-        "nodeadm": ("/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"),
-    }
     found = {platform: [path for path in paths if any(seen == path or seen.startswith(path + "/") for seen in existing)]
-             for platform, paths in markers.items()}
+             for platform, paths in _PLATFORM_MARKERS.items()}
     found = {platform: paths for platform, paths in found.items() if paths}
     if len(found) == 1:
         return next(iter(found))
     if not found:
         raise PlanError(["kubelet_numa_platform: cannot detect the platform: none of %s exists on this host; set kubelet_numa_platform "
-                         "to one of %s" % (sorted(path for paths in markers.values() for path in paths), ", ".join(PLATFORMS))])
+                         "to one of %s" % (detection_paths(), ", ".join(PLATFORMS))])
     raise PlanError(["kubelet_numa_platform: cannot detect the platform: this host looks like %s; set kubelet_numa_platform"
                      % " and ".join("%s (%s)" % (platform, ", ".join(paths)) for platform, paths in sorted(found.items()))])
 
 
 def detection_paths():
     """Every path detect_platform looks at."""
-    return ["/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml", "/etc/rancher/rke2", "/usr/local/bin/rke2",
-            "/usr/bin/rke2", "/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"]
+    return [path for paths in _PLATFORM_MARKERS.values() for path in paths]
 
 
 def rke2_minor(version, problems):
