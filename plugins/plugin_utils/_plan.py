@@ -312,7 +312,7 @@ def _kubeadm_layers(variables, files, problems):
     flags = kubeadm_words + extra_words
     parsed = parse_kubelet_flags(flags)
     config_dir = parsed.config_dir or variables["kubelet_numa_kubeadm_config_dir"]
-    return main, flags, parsed, config_dir, extra_env, extra_words
+    return main, flags, parsed, config_dir, extra_words
 
 
 def _env_file_with(text, name, words):
@@ -455,7 +455,7 @@ def plan_host(variables, facts):
     plan = builder(variables, facts, files, intent, dropin_name, nodes, problems)
     if problems:
         raise PlanError(problems)
-    return _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_dir, platform, problems)
+    return _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems)
 
 
 def _compute(layers_for, intent, split, nodes, capacity, problems):
@@ -472,7 +472,7 @@ def _compute(layers_for, intent, split, nodes, capacity, problems):
     return settings, layers
 
 
-def _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_dir, platform, problems):
+def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems):
     before_layers, layers_for = plan.pop("before"), plan.pop("layers_for")
     settings, layers = _compute(layers_for, intent, split, nodes, capacity, problems)
     if layers is None:
@@ -483,7 +483,7 @@ def _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_
     problems.extend(report.errors)
     if problems:
         raise PlanError(problems)
-    before = before_layers.effective() if before_layers is not None else None
+    before = before_layers.effective()
     reserved = settings.get("reservedMemory") or []
     policy = effective.get("memoryManagerPolicy") or "None"
     shares = expected_state(reserved)
@@ -512,7 +512,6 @@ def _finish(plan, variables, facts, files, intent, split, nodes, capacity, root_
         "reserved_memory": reserved,
         "kubelet_config": effective,
         "kubelet_inputs": layers.describe(),
-        "settings": settings,
         "root_dir": root_dir,
         "restart": restart,
         "reset_cpu_manager_state": reset_cpu,
@@ -548,7 +547,7 @@ def _file_entry(entry, settings, files):
 
 
 def _plan_kubeadm(variables, facts, files, intent, dropin_name, nodes, problems):
-    main, flags, parsed, config_dir, extra_env, extra_words = _kubeadm_layers(variables, files, problems)
+    main, flags, parsed, config_dir, extra_words = _kubeadm_layers(variables, files, problems)
     if problems:
         return {}
     if parsed.config and parsed.config != variables["kubelet_numa_kubeadm_config_file"]:
