@@ -69,6 +69,20 @@ def locked(path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+# The kubelet's device manager listens on this fixed path, not under --root-dir (pluginapi.KubeletSocket), and
+# clears the directory first: two kubelet-check runs at once (the xdist workers) race there and one fails with
+# "listen unix /var/lib/kubelet/device-plugins/kubelet.sock: bind: address already in use". Each run gets its own
+# tmpfs on that directory in a private mount namespace, so the workers stay parallel and nothing of it reaches the
+# host. The directory itself is created as the kubelet would create it.
+DEVICE_PLUGIN_DIR = "/var/lib/kubelet/device-plugins"
+
+
+def with_private_device_plugin_dir(argv):
+    """argv run in its own mount namespace with a private tmpfs on DEVICE_PLUGIN_DIR."""
+    script = 'mkdir -p "$0" && mount -t tmpfs -o mode=0750,size=4m kubelet-check-device-plugins "$0" && exec "$@"'
+    return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, DEVICE_PLUGIN_DIR] + argv
+
+
 @dataclass
 class KubeletInputs:
     """What one kubelet reads: --config (text, or None when the kubelet gets no --config), drop-ins, flags."""
@@ -157,7 +171,8 @@ class Oracle:
                 return verdict
             argv = self.argv(inputs, self.cache / key)
             try:
-                proc = subprocess.run(argv, capture_output=True, text=True, timeout=180, check=False)
+                proc = subprocess.run(with_private_device_plugin_dir(argv), capture_output=True, text=True, timeout=180,
+                                      check=False)
                 output = proc.stdout + proc.stderr
             except (OSError, subprocess.TimeoutExpired) as exc:
                 output = "HARNESS-ERROR: running %s failed: %s" % (argv[0], exc)
