@@ -396,11 +396,11 @@ def render_node_classes(node_classes, header=None):
                 files["%s.kubelet-extra-args.sh" % name] = "%sKUBELET_EXTRA_ARGS=%s\n" % (_comment(header), shlex.quote(result["kubelet_extra_args"]))
                 classes[name] = dict(result, ami_family=family, max_pods=pods)
             continue
-        if karpenter_kubelet or spec:
-            conflicts = _conflicts(node_class["intent"], karpenter_kubelet, path)
-            if conflicts:
-                problems.extend(conflicts)
-                continue
+        # Every AL2023 class gets an EC2NodeClass, so Karpenter's NodeConfig always follows the user data.
+        conflicts = _conflicts(node_class["intent"], karpenter_kubelet, path)
+        if conflicts:
+            problems.extend(conflicts)
+            continue
         result = _plan_al2023(node_class, name, path, pods, karpenter_kubelet, problems)
         if result is None:
             continue
