@@ -146,8 +146,8 @@ def test_cluster_details_go_into_the_nodeconfig():
 
 # ------------------------------------------------------------------------------------------------ AL2
 def test_al2_extra_args_carry_bootstrap_sh_keys_and_escape_percent():
-    rendered = render_node_classes([node_class(ami_family="AL2", intent=dict(STATIC, kubeReserved={"memory": "1Gi"},
-                                                                            evictionHard={"memory.available": "300Mi"}))])
+    intent = dict(STATIC, kubeReserved={"memory": "1Gi"}, evictionHard={"memory.available": "300Mi"})
+    rendered = render_node_classes([node_class(ami_family="AL2", intent=intent)])
     details = rendered["classes"]["m5"]
     # bootstrap.sh's cpu/ephemeral-storage and nodefs thresholds survive the map flags; 1Gi + 300Mi = 1324Mi = 662Mi x 2.
     assert details["flags"] == [
