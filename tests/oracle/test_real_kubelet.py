@@ -22,6 +22,7 @@ stand-in tests compare with the very run the oracle tests assert on. conftest.py
 from __future__ import annotations
 
 import contextlib
+import copy
 import fcntl
 import hashlib
 import json
@@ -36,7 +37,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config
+from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config, merge_patch
+from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import nodeconfig_parts, render_node_classes
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -517,6 +519,60 @@ def test_rke2_dropin_layout_depends_on_having_no_config_file(rendered, oracle):
     assert verdict.kind == "REJECTED" and needed in verdict.text, verdict.output
     engine = effective_kubelet_config(dict(API), [yaml.safe_load(text) for _name, text in inputs.dropins], inputs.flags)
     assert any(needed in error for error in check_kubelet_config(engine, plan["numa_nodes"]).errors)
+
+
+# ------------------------------------------------------------------------------------------------ 1b. EKS user data
+def _eks_topology(spec, cpus_per_node):
+    count, size = spec_nodes(spec)
+    return {"numa_nodes": [{"id": node, "memory_bytes": size, "cpus": list(range(node * cpus_per_node, (node + 1) * cpus_per_node))}
+                           for node in range(count)], "numa_memory_capacity_bytes": count * size}
+
+
+# A few node classes of numa.kubelet.eks_userdata: {id: (NUMA spec, node class without name/topology)}.
+EKS_CLASSES = {
+    "al2023-m5-formula": ("2x16Gi", {"instance_type": "m5.large", "intent": STATIC}),
+    # Karpenter's spec.kubelet wins over the user data: reserve for 1Gi + 512Mi + 300Mi, not for
+    # nodeadm's formula (m5.4xlarge: maxPods 234, 2829Mi + 100Mi).
+    "al2023-karpenter-wins": ("2x16Gi", {"instance_type": "m5.4xlarge", "intent": STATIC,
+                                          "karpenter": {"kubelet": {"kubeReserved": {"cpu": "200m", "memory": "1Gi"},
+                                                                    "systemReserved": {"memory": "512Mi"},
+                                                                    "evictionHard": {"memory.available": "300Mi"}}}}),
+    "al2-pinned": ("2x16Gi", {"ami_family": "AL2", "instance_type": "p4d.24xlarge", "intent": dict(STATIC, kubeReserved={"memory": "8500Mi"},
+                                                                                                    evictionHard={"memory.available": "200Mi"})}),
+}
+
+
+def eks_inputs(case):
+    """kubelet-check's inputs as the node would have them, rebuilt from the rendered files, not from the plan.
+
+    AL2023: nodeadm's base config.json, then the drop-in it writes: the user data's NodeConfig part merged with
+    Karpenter's spec.kubelet last. AL2: bootstrap.sh's kubelet-config.json, then KUBELET_EXTRA_ARGS as systemd
+    hands it over ('%%' resolved to '%', split on whitespace).
+    """
+    spec, node_class = EKS_CLASSES[case]
+    rendered = render_node_classes([dict(copy.deepcopy(node_class), name=case, topology=_eks_topology(spec, 2))])
+    details = rendered["classes"][case]
+    if details["ami_family"] == "AL2":
+        words = details["kubelet_extra_args"].replace("%%", "%").split()
+        return KubeletInputs(spec, _yaml(details["base_config"]), [], words), details
+    part = nodeconfig_parts(rendered["files"]["%s.user-data.mime" % case])[0]["spec"]["kubelet"]["config"]
+    dropin = merge_patch(part, (node_class.get("karpenter") or {}).get("kubelet") or {})
+    return KubeletInputs(spec, _yaml(details["kubelet_inputs"]["config"]["content"]), [("40-nodeadm.conf", _yaml(dict(API, **dropin)))]), details
+
+
+@pytest.mark.parametrize("case", sorted(EKS_CLASSES))
+def test_real_kubelet_accepts_eks_userdata(case, oracle):
+    inputs, details = eks_inputs(case)
+    verdict = require_verdict(oracle.check(inputs), inputs)
+    count, _size = spec_nodes(inputs.spec)
+    explain = "%s: reserved_memory %s\n%s\n%s" % (case, json.dumps(details["reserved_memory"]), inputs.describe(), verdict.output)
+    assert verdict.kind == "ACCEPTED", "BUG: the real kubelet REFUSES the EKS user data: %s\n%s" % (verdict.text, explain)
+    assert (verdict.policy, verdict.numa) == ("Static", count), explain
+    planned = {node: 0 for node in range(count)}
+    for item in details["reserved_memory"]:
+        planned[item["numaNode"]] += quantity_bytes(item["limits"]["memory"])
+    assert filled(verdict.reserved, count) == planned, explain
+    assert sum(planned.values()) == quantity_bytes(details["reservation"]), explain
 
 
 # ------------------------------------------------------------------------------------------------ 2. refused

@@ -1,0 +1,114 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: eks_userdata
+short_description: EKS node classes to NodeConfig user data, Karpenter EC2NodeClasses and AL2 kubelet extra args
+version_added: 0.1.0
+description:
+  - Plans each node class with the same engine as a node (platform nodeadm for AL2023) and renders what an EKS node
+    reads at boot, so nodes that cannot be reached over ssh (Karpenter, launch templates) get the memory manager set up
+    with a C(reservedMemory) that matches their reservation exactly.
+  - "AL2023: a MIME multi-part user data with one C(application/node.eks.aws) NodeConfig part, and a Karpenter
+    C(EC2NodeClass) (C(karpenter.k8s.aws/v1)) carrying it in C(spec.userData). Karpenter appends its own NodeConfig
+    after the user data, with C(spec.kubelet)'s kubeReserved, systemReserved and evictionHard, so those win; the
+    reservation is computed on that merged config. An intent field that Karpenter would silently replace is refused."
+  - "AL2 (bootstrap.sh): the C(KUBELET_EXTRA_ARGS) value, with bootstrap.sh's kubeReserved (maxPods formula) and
+    evictionHard in the file under it; map flags carry bootstrap.sh's keys too (a kubelet map flag replaces the file's
+    map), and C(%) is written C(%%) because bootstrap.sh puts the value in a systemd C(Environment=) line."
+  - Output is byte-stable (a fixed MIME boundary, keys in input order) so it can be kept in git and diffed.
+  - Any problem in any class fails the whole call with every problem listed, so nothing is written.
+author:
+  - numa.kubelet developers
+options:
+  _input:
+    description:
+      - "The node classes. Each is a mapping: C(name) (a DNS label: names the EC2NodeClass and the files);
+        C(ami_family) (C(AL2023), the default, or C(AL2)); C(instance_type) (maxPods from the EKS table) or C(max_pods);
+        C(topology) (C({numa_nodes: [{id, memory_bytes, cpus}], numa_memory_capacity_bytes}), as
+        M(numa.kubelet.numa_facts) reports it); C(intent) (KubeletConfiguration fields: memoryManagerPolicy,
+        topologyManagerPolicy, kubeReserved to pin it instead of the formula, systemReserved, evictionHard, ...);
+        C(split) (C(even), C(first), C(proportional) or C({numa_id: quantity})); C(karpenter) (AL2023 only:
+        C(kubelet), the EC2NodeClass C(spec.kubelet), and C(spec), the rest of the EC2NodeClass spec);
+        C(cluster) (AL2023 only: NodeConfig C(spec.cluster) for launch templates without Karpenter);
+        C(use_max_pods) (AL2 only, bootstrap.sh C(--use-max-pods), default true)."
+    type: list
+    elements: dict
+    required: true
+  header:
+    description: Comment text opening each file (the MIME preamble for the user data), usually C(ansible_managed).
+    type: str
+"""
+
+EXAMPLES = r"""
+- name: Render the files of two node classes
+  ansible.builtin.debug:
+    msg: "{{ node_classes | numa.kubelet.eks_userdata(header='Ansible managed') }}"
+  vars:
+    node_classes:
+      - name: p4d
+        instance_type: p4d.24xlarge
+        topology:
+          numa_nodes:
+            - {id: 0, memory_bytes: 549755813888, cpus: "{{ range(0, 48) | list }}"}
+            - {id: 1, memory_bytes: 549755813888, cpus: "{{ range(48, 96) | list }}"}
+          numa_memory_capacity_bytes: 1099511627776
+        intent: {memoryManagerPolicy: Static, topologyManagerPolicy: single-numa-node, kubeReserved: {memory: 8500Mi}}
+        karpenter:
+          spec: {role: KarpenterNodeRole, amiSelectorTerms: [{alias: al2023@latest}]}
+      - name: m5-al2
+        ami_family: AL2
+        instance_type: m5.large
+        topology:
+          numa_nodes: [{id: 0, memory_bytes: 8589934592, cpus: [0, 1]}]
+          numa_memory_capacity_bytes: 8589934592
+        intent: {memoryManagerPolicy: Static, topologyManagerPolicy: single-numa-node}
+"""
+
+RETURN = r"""
+_value:
+  description: The files to write and what was planned for each class.
+  type: dict
+  contains:
+    files:
+      description:
+        - "File name to content: C(<name>.user-data.mime) and C(<name>.ec2nodeclass.yaml) for AL2023,
+          C(<name>.kubelet-extra-args.sh) (C(KUBELET_EXTRA_ARGS='...'), shell-quoted) for AL2."
+      type: dict
+    classes:
+      description:
+        - "Per class name: ami_family, max_pods, kubelet_config (the effective KubeletConfiguration the node runs with),
+          reserved_memory, reservation (kubeReserved + systemReserved + evictionHard memory as the kubelet sums it),
+          numa_nodes, warnings; AL2023 adds nodeconfig and kubelet_inputs (base config.json and the merged
+          40-nodeadm.conf); AL2 adds flags, kubelet_extra_args, bootstrap_args and base_config."
+      type: dict
+  sample:
+    files:
+      p4d.user-data.mime: "MIME-Version: 1.0\n..."
+      p4d.ec2nodeclass.yaml: "# Ansible managed\napiVersion: karpenter.k8s.aws/v1\n..."
+    classes:
+      p4d: {ami_family: AL2023, max_pods: 737, reservation: 8600Mi}
+"""
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
+from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import render_node_classes
+
+
+def eks_userdata(node_classes, header=None):
+    """Files and plans for a list of EKS node classes."""
+    try:
+        return render_node_classes(node_classes, header)
+    except KubeletConfigError as exc:
+        raise AnsibleFilterError("eks_userdata: %s" % "; ".join(exc.problems)) from exc
+
+
+class FilterModule:
+    """EKS user data and Karpenter EC2NodeClasses."""
+
+    def filters(self):
+        return {"eks_userdata": eks_userdata}
