@@ -4,6 +4,10 @@
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CACHE=${NUMA_KUBELET_CACHE:-$REPO/.cache}
+# The test hosts are machine-wide like the podman image they include, so they live outside the checkout and every
+# clone on a machine reuses them; their stamps (recipe, packages, stand-in hash) decide when to rebuild.
+TEST_HOSTS=${NUMA_KUBELET_TEST_HOSTS:-${NUMA_KUBELET_CACHE:+$NUMA_KUBELET_CACHE/test-hosts}}
+TEST_HOSTS=${TEST_HOSTS:-/var/cache/numa-kubelet/test-hosts}
 VENV=${NUMA_KUBELET_VENV:-$REPO/.venv}
 PYTHON=${NUMA_KUBELET_PYTHON:-python3}
 
