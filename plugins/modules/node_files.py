@@ -13,6 +13,8 @@ version_added: 0.2.0
 description:
   - Reads text files and the files directly inside directories, read-only, in one task, so that planning a node
     costs one round trip whatever the platform (kubeadm, RKE2, nodeadm).
+  - Also returns the mode, owner and group of every path found, so that a role can tell a file already in place
+    without a C(stat) task per file.
   - A missing file or directory is reported as missing (C(null) content), not as an error; a file that cannot be read
     (permissions, not UTF-8, larger than O(max_bytes)) fails the task naming the file.
 author:
@@ -63,11 +65,32 @@ existing:
   returned: always
   type: list
   elements: str
+attributes:
+  description: Mode (four octal digits), owner and group of every existing path in O(existing) and every file read.
+  returned: always
+  type: dict
+  sample: {"/etc/default/kubelet": {"mode": "0644", "owner": "root", "group": "root"}}
 """
 
+import grp
 import os
+import pwd
+import stat
 
 from ansible.module_utils.basic import AnsibleModule
+
+
+def _attributes(path):
+    info = os.stat(path)
+    try:
+        owner = pwd.getpwuid(info.st_uid).pw_name
+    except KeyError:
+        owner = str(info.st_uid)
+    try:
+        group = grp.getgrgid(info.st_gid).gr_name
+    except KeyError:
+        group = str(info.st_gid)
+    return {"mode": "%04o" % stat.S_IMODE(info.st_mode), "owner": owner, "group": group}
 
 
 def _read(module, path, max_bytes):
@@ -114,7 +137,8 @@ def main():
             path = os.path.join(directory, name)
             if os.path.isfile(path):
                 files[path] = _read(module, path, module.params["max_bytes"])
-    module.exit_json(changed=False, files=files, existing=existing)
+    attributes = {path: _attributes(path) for path in existing + [path for path, text in files.items() if text is not None]}
+    module.exit_json(changed=False, files=files, existing=existing, attributes=attributes)
 
 
 if __name__ == "__main__":
