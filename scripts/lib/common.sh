@@ -79,7 +79,8 @@ collection_copy() {
 link_collection() {
     local root=$CACHE/collections link
     link=$root/ansible_collections/numa/kubelet
-    if [ ! -L "$link" ]; then
+    # A cache shared between checkouts (NUMA_KUBELET_CACHE) may hold a link to another one: point it here.
+    if [ "$(readlink "$link" 2>/dev/null)" != "$REPO" ]; then
         mkdir -p "$(dirname "$link")"
         ln -sfn "$REPO" "$link"
     fi
