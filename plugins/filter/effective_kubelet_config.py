@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: effective_kubelet_config
 short_description: The KubeletConfiguration a kubelet really runs with, defaults included
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Layers a node's kubelet inputs the way the kubelet does (v1.36) - the v1beta1 defaults applied to the main
     C(--config) file, then the C(--config-dir) drop-ins as JSON merge patches in the order given (maps merge key by

@@ -31,9 +31,13 @@ options:
 """
 
 EXAMPLES = r"""
-- name: Refuse to write a config the kubelet would crash on
+- name: Refuse to write a config the kubelet would crash on (numa_nodes from numa.kubelet.numa_facts)
   ansible.builtin.copy:
-    content: "{{ kubelet_config | numa.kubelet.validate_kubelet_config(numa_nodes, memory_capacity=numa_memory_capacity_bytes) | to_nice_yaml }}"
+    content: >-
+      {{ kubelet_config
+         | ansible.builtin.combine({'reservedMemory': kubelet_config | numa.kubelet.reserved_memory(numa_nodes)})
+         | numa.kubelet.validate_kubelet_config(numa_nodes, memory_capacity=numa_memory_capacity_bytes)
+         | ansible.builtin.to_nice_yaml(indent=2) }}
     dest: /var/lib/kubelet/config.yaml
     mode: "0644"
 """

@@ -9,9 +9,9 @@ DOCUMENTATION = r"""
 ---
 module: kubelet_numa_render
 short_description: Render what the kubelet_numa role would write, for many hosts at once, on the controller
-version_added: 0.2.0
+version_added: 0.1.0
 description:
-  - Plans every host with the same planning core as the M(numa.kubelet.kubelet_numa) role (its defaults, the host's
+  - Plans every host with the same planning core as the P(numa.kubelet.kubelet_numa#role) role (its defaults, the host's
     C(kubelet_numa_*) variables) and renders the role's own templates, in one task on the controller.
   - "Writes C(<dest>/<host>/<absolute path on the node>) for each file the role would write, and C(<dest>/<host>/plan.json)
     with C(platform), C(numa_nodes), C(reserved_memory), C(kubelet_config) (the complete effective KubeletConfiguration,

@@ -9,7 +9,7 @@ DOCUMENTATION = r"""
 ---
 module: node_files
 short_description: Read the kubelet-related files of a node in one go
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Reads text files and the files directly inside directories, read-only, in one task, so that planning a node
     costs one round trip whatever the platform (kubeadm, RKE2, nodeadm).

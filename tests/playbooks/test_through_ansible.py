@@ -1,11 +1,10 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The module, the filters and the main playbook run through ansible-playbook, and the built collection installs and works."""
+"""The module, the filters and the main playbook run through ansible-playbook (the built tarball: scripts/check-distribution)."""
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import subprocess
@@ -20,7 +19,6 @@ from ansible_collections.numa.kubelet.tests.unit.plugins.modules.fake_sysfs impo
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 BIN = os.path.dirname(sys.executable)
-FILTERS = ["bytes_to_quantity", "eks_kube_reserved", "kubelet_flags", "quantity_to_bytes", "reserved_memory", "validate_kubelet_config"]
 
 
 def run(command, collections_path, tmp_path, check=True):
@@ -130,19 +128,3 @@ def test_render_fails_only_the_host_with_bad_intent(collections_root, tmp_path):
     assert sorted(os.listdir(output)) == ["good"], "the failed host must get no files"
     assert json.loads((output / "good" / "plan.json").read_text())["reserved_memory"] == [
         {"numaNode": 0, "limits": {"memory": "562Mi"}}, {"numaNode": 1, "limits": {"memory": "562Mi"}}]
-
-
-def test_built_collection_installs_and_works(tmp_path, two_node_root):
-    build = tmp_path / "build"
-    run([os.path.join(BIN, "ansible-galaxy"), "collection", "build", REPO, "--output-path", str(build)], tmp_path, tmp_path)
-    tarballs = glob.glob(str(build / "numa-kubelet-*.tar.gz"))
-    assert len(tarballs) == 1
-    installed = tmp_path / "installed"
-    run([os.path.join(BIN, "ansible-galaxy"), "collection", "install", "--offline", "-p", str(installed), tarballs[0]], tmp_path, tmp_path)
-    assert not glob.glob(str(installed / "ansible_collections/numa/kubelet/tests/playbooks"))
-    for name in FILTERS:
-        doc = run([os.path.join(BIN, "ansible-doc"), "-t", "filter", "numa.kubelet.%s" % name], installed, tmp_path)
-        assert "numa.kubelet.%s" % name in doc.stdout and "EXAMPLES" in doc.stdout
-    doc = run([os.path.join(BIN, "ansible-doc"), "-t", "module", "numa.kubelet.numa_facts"], installed, tmp_path)
-    assert "numa_memory_capacity_bytes" in doc.stdout
-    check_two_node_plan(installed, tmp_path, two_node_root)
