@@ -105,3 +105,103 @@ def test_verify_names_the_host_and_field_that_drifted(fleet):
     assert "numa.kubelet.verify: rollout-n3 drifted from the plan:" in out
     assert "memory_manager_state reserves {'0': 1} bytes per NUMA node, the plan {'0': 1178599424}" in out
     assert "rollout-n2: files and memory_manager_state match the plan" in out
+
+
+CHANGED = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
+           "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "768Mi"}}
+
+
+def changed_intent():
+    return ["-e", json.dumps({"kubelet_numa_config": CHANGED})]
+
+
+def test_rollout_halts_at_a_failed_host_rolls_it_back_and_leaves_the_rest_untouched(fleet):
+    # Builds on the rolled (and drifted) fleet: a changed intent restarts every host; the second one's kubelet start fails once.
+    fleet.sh("rollout-n2", "touch " + FAIL_MARKER)
+    n2_dropin = fleet.sh("rollout-n2", "cat " + DROPIN).stdout
+    n3_before = fleet.snapshot("rollout-n3")
+    result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet), *changed_intent())
+    assert result.returncode != 0
+    rows = summary_rows(result.stdout)
+    assert rows["rollout-n1"].split() == ["rollout-n1", "kubeadm", "0=1380Mi", "applied,", "uncordoned"], rows
+    assert rows["rollout-n2"].split()[:4] == ["rollout-n2", "kubeadm", "0=1380Mi", "FAILED"], rows
+    assert "at apply, rolled back by the role, left cordoned" in " ".join(rows["rollout-n2"].split()), rows
+    assert rows["rollout-n3"].split() == ["rollout-n3", "kubeadm", "0=1380Mi", "untouched", "(not", "reached)"], rows
+    assert "numa.kubelet.rollout halted at rollout-n2 (apply)" in result.stdout
+    assert "forced failure" in result.stdout  # the kubelet's own last error, quoted
+    # Host 2: the previous file is back, its kubelet runs the previous split, and it stays cordoned.
+    assert fleet.sh("rollout-n2", "cat " + DROPIN).stdout == n2_dropin
+    assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n2")) == RESERVED_BYTES
+    assert fleet.cordoned("rollout-n2")
+    # Host 3: not drained, no file changed, no kubelet start.
+    assert fleet.snapshot("rollout-n3") == n3_before
+    assert not fleet.cordoned("rollout-n3")
+    assert "rollout-n3" not in [line.split("[")[-1].rstrip("]") for line in result.stdout.splitlines() if "changed: [" in line]
+
+
+def test_a_pod_disruption_budget_that_blocks_the_drain_halts_before_anything_is_applied(fleet):
+    fleet.reset()
+    add_pod(fleet, "rollout-n1", "db", running=True)
+    pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "db", "namespace": "rollout-test"},
+           "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "db"}}}}
+    fleet.kubectl("create", "--filename=-", stdin=json.dumps(pdb))
+    # No disruption controller runs: write the status it would write (apiserver README).
+    fleet.kubectl("patch", "pdb", "db", "--namespace=rollout-test", "--subresource=status", "--type=merge", "--patch=" + json.dumps(
+        {"status": {"observedGeneration": 1, "disruptionsAllowed": 0, "currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1}}))
+    before = {host: fleet.snapshot(host) for host in HOSTS}
+    result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet, "-e", "kubelet_numa_rollout_drain_timeout=8"))
+    assert result.returncode != 0
+    assert "numa.kubelet.rollout halted at rollout-n1 (drain)" in result.stdout
+    assert "Cannot evict pod as it would violate the pod's disruption budget" in result.stdout
+    rows = summary_rows(result.stdout)
+    assert "FAILED at drain, nothing applied, left cordoned" in " ".join(rows["rollout-n1"].split()), rows
+    for host in HOSTS:
+        assert fleet.snapshot(host) == before[host], host
+    assert fleet.cordoned("rollout-n1") and not fleet.cordoned("rollout-n2")
+    assert pods_on(fleet, "rollout-n1") == ["pod/db"]
+
+
+def test_bad_input_is_refused_before_the_first_drain_one_line_per_problem(fleet, tmp_path):
+    fleet.reset()
+    inventory = yaml.safe_load(open(fleet.inventory))
+    hosts = inventory["all"]["children"]["gpu_nodes"]["hosts"]
+    # rollout-n2 is also in a second group that sets another split: Ansible would pick one by name order.
+    inventory["all"]["children"]["big_memory"] = {"hosts": {"rollout-n2": {}}, "vars": {"kubelet_numa_reserved_memory_split": "first"}}
+    # rollout-n3 has no platform files and none is set; rollout-n1 asks for a policy in the wrong case.
+    fleet.sh("rollout-n3", "rm -f /var/lib/kubelet/config.yaml /var/lib/kubelet/kubeadm-flags.env")
+    hosts["rollout-n1"]["kubelet_numa_config"] = dict(CHANGED, memoryManagerPolicy="static")
+    path = tmp_path / "inventory.yml"
+    path.write_text(yaml.safe_dump(inventory))
+    before = {host: fleet.snapshot(host) for host in HOSTS}
+    result = fleet.playbook("numa.kubelet.rollout", "-e", "kubelet_numa_rollout_kubeconfig=/nonexistent/kubeconfig",
+                            "-e", "kubelet_numa_rollout_serial=half", inventory=str(path))
+    assert result.returncode != 0
+    out = result.stdout
+    assert "numa.kubelet.rollout refused; nothing was drained or changed:" in out
+    problems = [line.strip()[2:] for line in out.splitlines() if line.strip().startswith("- ")]
+    expected = [
+        "kubelet_numa_rollout_serial: 'half' (str) is neither a count (1, 2, ...) nor a percentage (1% to 100%)",
+        "rollout-n2: kubelet_numa_reserved_memory_split is set differently by groups big_memory and gpu_nodes",
+        'rollout-n1: ' + "kubelet_numa_plan: ",
+        "rollout-n3: kubelet_numa_reads: kubelet_numa_platform: cannot detect the platform",
+        "kubelet_numa_rollout_kubeconfig: /nonexistent/kubeconfig does not exist on the control host localhost",
+    ]
+    for start in expected:
+        assert any(problem.startswith(start) for problem in problems), (start, problems)
+    assert any('unknown policy: "static"' in problem for problem in problems), problems
+    assert "TASK [Cordon and drain" not in out
+    for host in HOSTS:
+        assert fleet.snapshot(host) == before[host], host
+
+
+def test_without_a_kubeconfig_it_runs_node_local_and_says_so(fleet):
+    fleet.reset()
+    result = fleet.playbook("numa.kubelet.rollout", "--limit", "rollout-n1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "*** NODE-LOCAL MODE: no kubelet_numa_rollout_kubeconfig is set. ***" in result.stdout
+    drain = result.stdout.split("TASK [Cordon and drain the node]")[1].split("TASK [")[0]
+    assert "skipping: [rollout-n1]" in drain and not fleet.cordoned("rollout-n1")
+    rows = summary_rows(result.stdout)
+    assert rows["rollout-n1"].split() == ["rollout-n1", "kubeadm", "0=1124Mi", "applied,", "node-local"], rows
+    assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n1")) == RESERVED_BYTES
+
