@@ -117,7 +117,8 @@ class Fleet:
 
     def reset(self):
         """Every host back to the installer's state, every Node schedulable and Ready, no test pods or PDBs."""
-        self.kubectl("delete", "namespace", "rollout-test", "--ignore-not-found", "--wait=false")
+        # Not the namespace: without a namespace controller its deletion never completes.
+        self.kubectl("delete", "pods,poddisruptionbudgets", "--all", "--namespace=rollout-test", "--force", "--grace-period=0")
         self.parallel(self.provision)
         for host in HOSTS:
             self.kubectl("uncordon", host)
