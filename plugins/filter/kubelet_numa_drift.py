@@ -4,44 +4,8 @@
 
 from __future__ import annotations
 
-DOCUMENTATION = r"""
-name: kubelet_numa_drift
-short_description: How a node differs from a fresh plan - the files numa.kubelet writes and the memory manager checkpoint
-version_added: 0.3.0
-description:
-  - For every file of the plan, compares what is on the node (the plan's C(previous)) with what the plan writes, field
-    by field for YAML files (comments and the C(ansible_managed) header are not compared) and as text for flag files.
-  - Then compares the live C(memory_manager_state) with the plan's C(expected_state) (policy and per-NUMA
-    C(systemReserved) bytes), as M(numa.kubelet.kubelet_numa_state_problems) does.
-  - Used by the C(numa.kubelet.verify) and C(numa.kubelet.rollout) playbooks.
-author:
-  - numa.kubelet developers
-options:
-  _input:
-    description: A M(numa.kubelet.kubelet_numa_plan) result planned on the node's current files.
-    type: dict
-    required: true
-  state_text:
-    description: The text of the node's C(memory_manager_state), or C(none) when it is missing.
-    type: raw
-    required: true
-"""
-
-EXAMPLES = r"""
-- name: Fail on drift
-  ansible.builtin.assert:
-    that: __drift | length == 0
-    fail_msg: "{{ __drift }}"
-  vars:
-    __drift: "{{ kubelet_numa_plan | numa.kubelet.kubelet_numa_drift(kubelet_numa_discovered.files['/var/lib/kubelet/memory_manager_state']) }}"
-"""
-
-RETURN = r"""
-_value:
-  description: One sentence per difference, naming the file and field (or the checkpoint); empty when nothing drifted.
-  type: list
-  elements: str
-"""
+# Two filters in one file: each documents itself in its own sidecar (kubelet_numa_drift.yml,
+# kubelet_numa_rollout_problems.yml). ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
 
 from ansible.errors import AnsibleFilterError
 
