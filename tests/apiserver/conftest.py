@@ -172,7 +172,7 @@ class Fleet:
         hosts = {host: {"ansible_connection": "community.docker.nsenter", "ansible_nsenter_pid": int(self.pids[host]),
                         "ansible_python_interpreter": "/usr/bin/python3"} for host in HOSTS}
         inventory = {"all": {"children": {"gpu_nodes": {"hosts": hosts, "vars": {
-            "kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 30}}}}}
+            "kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 10}}}}}
         self.inventory = os.path.join(self.tmp, "inventory.yml")
         with open(self.inventory, "w") as out:
             yaml.safe_dump(inventory, out)

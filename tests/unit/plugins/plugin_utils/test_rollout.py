@@ -96,3 +96,12 @@ def test_drift_of_the_checkpoint():
     assert drift(plan(ON_DISK), STATE.replace("641728512", "1")) == [
         "memory_manager_state reserves {'0': 1} bytes per NUMA node, the plan {'0': 641728512}"]
     assert drift(plan(ON_DISK), None) == ["there is no memory_manager_state: the kubelet has not started its memory manager"]
+
+
+def test_serial_names_the_builtin_type_of_a_value_ansible_hands_over_as_a_subclass():
+    class TaggedStr(str):  # as Ansible's _AnsibleTaggedStr
+        def __repr__(self):
+            return "TaggedStr(%s)" % str.__repr__(self)
+
+    assert serial_problems(TaggedStr("half")) == [
+        "kubelet_numa_rollout_serial: 'half' (str) is neither a count (1, 2, ...) nor a percentage (1% to 100%)"]
