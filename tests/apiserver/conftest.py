@@ -73,9 +73,8 @@ class Fleet:
     # -- lifecycle -------------------------------------------------------------------------------------------
     def start(self):
         for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")]).stdout.splitlines():
-            key, _, value = line.partition("=")
-            if key == "KUBECONFIG":
-                self.kubeconfig = value
+            if line.startswith("KUBECONFIG="):
+                self.kubeconfig = line.split("=", 1)[1]
         for host in HOSTS:
             run(["podman", "rm", "--force", "--ignore", host], env=self.env)
         self.parallel(self.create)

@@ -221,4 +221,3 @@ def test_without_a_kubeconfig_it_runs_node_local_and_says_so(fleet):
     rows = summary_rows(result.stdout)
     assert rows["rollout-n1"].split() == ["rollout-n1", "kubeadm", "0=1124Mi", "applied,", "node-local"], rows
     assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n1")) == RESERVED_BYTES
-
