@@ -1,0 +1,32 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+# Two filters in one file: each documents itself in its own sidecar (kubelet_numa_drift.yml,
+# kubelet_numa_rollout_problems.yml). ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import drift, intent_conflicts, serial_problems
+
+
+def kubelet_numa_drift(plan, state_text):
+    """Differences between the node and the plan."""
+    if not isinstance(plan, dict) or "expected_state" not in plan:
+        raise AnsibleFilterError("kubelet_numa_drift: the input must be a kubelet_numa_plan result, got %r (%s)"
+                                 % (plan, type(plan).__name__))
+    return drift(plan, state_text)
+
+
+def kubelet_numa_rollout_problems(serial, inventory=None, hosts=None):
+    """What numa.kubelet.rollout refuses before the first drain, beyond the per-host plans."""
+    return serial_problems(serial) + intent_conflicts(inventory or {}, hosts or [])
+
+
+class FilterModule:
+    """Fleet rollout and verification."""
+
+    def filters(self):
+        return {"kubelet_numa_drift": kubelet_numa_drift, "kubelet_numa_rollout_problems": kubelet_numa_rollout_problems}

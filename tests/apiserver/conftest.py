@@ -1,0 +1,201 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A test fleet for numa.kubelet.rollout and numa.kubelet.verify against a REAL kube-apiserver.
+
+- The API server: ../shared/apiserver/apiserver-up (or $NUMA_KUBELET_APISERVER), a real kube-apiserver v1.36.2 over
+  etcd on loopback; kubectl is the real one.
+- The nodes: podman test hosts (localhost/numa-kubelet-testhost:bookworm) laid out by the STAND-IN helper
+  numa-standin-provision kubeadm; their kubelet is the kubelet STAND-IN (tests/hosts/README.md).
+- node-agent-standin (beside this file), a STAND-IN for what a kubelet tells the API server: it registers the
+  Nodes, posts Ready from the kubelet stand-in's unit and /healthz, and completes the deletion of evicted pods.
+
+The fleet lives for the module; reset() lays every host out again between tests.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+IMAGE = "localhost/numa-kubelet-testhost:bookworm"
+HOSTS = ["rollout-n1", "rollout-n2", "rollout-n3"]
+UNIT = "kubelet.service"
+DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
+STARTS = "/var/log/kubelet-standin/starts.jsonl"
+FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
+INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
+          "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
+# What numa.kubelet writes on a kubeadm host, removed so that numa-standin-provision leaves the installer's state.
+ROLE_PATHS = ["/etc/kubernetes/kubelet.conf.d", "/etc/default/kubelet",
+              "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf", "/run/numa-kubelet", FAIL_MARKER]
+
+
+def apiserver_up_script():
+    where = os.environ.get("NUMA_KUBELET_APISERVER") or os.path.join(REPO, "..", "shared", "apiserver")
+    return os.path.join(os.path.realpath(where), "apiserver-up")
+
+
+def run(argv, check=True, **kwargs):
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
+    if check and result.returncode != 0:
+        raise AssertionError("%s failed (%d):\n%s\n%s" % (argv, result.returncode, result.stdout, result.stderr))
+    return result
+
+
+def podman_env():
+    env = dict(os.environ)
+    conf = os.path.join(os.environ.get("NUMA_KUBELET_CACHE", os.path.join(REPO, ".cache")), "test-hosts", "containers.conf")
+    if os.path.exists(conf):
+        env["CONTAINERS_CONF"] = conf
+    return env
+
+
+class Fleet:
+    def __init__(self, tmp, collections_root):
+        self.tmp = tmp
+        self.collections_root = collections_root
+        self.env = podman_env()
+        self.kubeconfig = None
+        self.pids = {}
+        self.agent = None
+
+    # -- lifecycle -------------------------------------------------------------------------------------------
+    def start(self):
+        for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")]).stdout.splitlines():
+            if line.startswith("KUBECONFIG="):
+                self.kubeconfig = line.split("=", 1)[1]
+        for host in HOSTS:
+            run(["podman", "rm", "--force", "--ignore", host], env=self.env)
+        self.parallel(self.create)
+        for host in HOSTS:
+            self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", host], env=self.env).stdout.strip()
+        self.parallel(self.provision)
+        self.agent_log = open(os.path.join(self.tmp, "node-agent.log"), "w")
+        self.agent = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
+            + ["--node=%s=%s:%s" % (host, host, UNIT) for host in HOSTS], stdout=self.agent_log, stderr=subprocess.STDOUT, env=self.env)
+        self.wait_ready()
+        self.write_inventory()
+
+    def stop(self):
+        if self.agent is not None:
+            self.agent.terminate()
+            self.agent.wait(10)
+            self.agent_log.close()
+        for host in HOSTS:
+            run(["podman", "rm", "--force", "--time", "0", "--ignore", host], check=False, env=self.env)
+        if self.kubeconfig:
+            run([apiserver_up_script(), "down", os.path.dirname(self.kubeconfig)], check=False)
+
+    def parallel(self, function):
+        with concurrent.futures.ThreadPoolExecutor(len(HOSTS)) as pool:
+            list(pool.map(function, HOSTS))
+
+    def create(self, host):
+        run(["podman", "run", "--detach", "--name", host, "--hostname", host, "--runtime=runc", "--systemd=always",
+             "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768", IMAGE, "/sbin/init"], env=self.env)
+        deadline = time.time() + 60
+        while run(["podman", "exec", host, "systemctl", "is-system-running"], check=False, env=self.env).stdout.strip() \
+                not in ("running", "degraded"):
+            assert time.time() < deadline, "%s: systemd did not finish booting in 60 s" % host
+            time.sleep(0.5)
+
+    def provision(self, host):
+        self.sh(host, "rm -rf %s && systemctl daemon-reload && numa-standin-provision kubeadm" % " ".join(ROLE_PATHS))
+
+    def reset(self):
+        """Every host back to the installer's state, every Node schedulable and Ready, no test pods or PDBs."""
+        # Not the namespace: without a namespace controller its deletion never completes.
+        self.kubectl("delete", "pods,poddisruptionbudgets", "--all", "--namespace=rollout-test", "--force", "--grace-period=0")
+        self.parallel(self.provision)
+        for host in HOSTS:
+            self.kubectl("uncordon", host)
+        self.wait_ready()
+
+    def wait_ready(self, timeout=30):
+        deadline = time.time() + timeout
+        while True:
+            states = {host: self.ready(host) for host in HOSTS}
+            if all(states.values()):
+                return
+            assert time.time() < deadline, "nodes not Ready after %d s: %s\n%s" % (timeout, states, self.agent_output())
+            time.sleep(0.5)
+
+    def agent_output(self):
+        with open(os.path.join(self.tmp, "node-agent.log")) as log:
+            return log.read()
+
+    # -- helpers ---------------------------------------------------------------------------------------------
+    def sh(self, host, script, check=True):
+        return run(["nsenter", "--target", self.pids[host], "--mount", "--uts", "--ipc", "--net", "--pid", "--",
+                    "/bin/sh", "-c", script], check=check)
+
+    def kubectl(self, *args, check=True, stdin=None):
+        return run(["kubectl", "--kubeconfig=" + self.kubeconfig] + list(args), check=check, input=stdin)
+
+    def node(self, host):
+        return json.loads(self.kubectl("get", "node", host, "--output=json").stdout)
+
+    def ready(self, host):
+        found = self.kubectl("get", "node", host, "--output=json", check=False)
+        if found.returncode != 0:
+            return False  # not registered by the node agent yet
+        conditions = json.loads(found.stdout).get("status", {}).get("conditions", [])
+        return any(c["type"] == "Ready" and c["status"] == "True" for c in conditions)
+
+    def cordoned(self, host):
+        return bool(self.node(host)["spec"].get("unschedulable"))
+
+    def starts(self, host):
+        text = self.sh(host, "cat %s 2>/dev/null || true" % STARTS).stdout
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def snapshot(self, host):
+        """Checksums of the kubelet's inputs and checkpoint, and the number of kubelet starts."""
+        sums = self.sh(host, "cd / && for f in %s /var/lib/kubelet/config.yaml /var/lib/kubelet/memory_manager_state; do "
+                             "if [ -e \"$f\" ]; then sha256sum \"$f\"; else echo \"missing $f\"; fi; done" % " ".join(ROLE_PATHS[:3])).stdout
+        return {"files": sums, "starts": len(self.starts(host))}
+
+    def write_inventory(self):
+        hosts = {host: {"ansible_connection": "community.docker.nsenter", "ansible_nsenter_pid": int(self.pids[host]),
+                        "ansible_python_interpreter": "/usr/bin/python3"} for host in HOSTS}
+        inventory = {"all": {"children": {"gpu_nodes": {"hosts": hosts, "vars": {
+            "kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 10}}}}}
+        self.inventory = os.path.join(self.tmp, "inventory.yml")
+        with open(self.inventory, "w") as out:
+            yaml.safe_dump(inventory, out)
+
+    def playbook(self, name, *extra, inventory=None):
+        env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=self.collections_root, ANSIBLE_HOST_KEY_CHECKING="false",
+                   ANSIBLE_CALLBACK_RESULT_FORMAT="yaml", ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
+                   ANSIBLE_PIPELINING="true", ANSIBLE_LOCALHOST_WARNING="false")
+        env.pop("KUBECONFIG", None)
+        argv = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), name, "-i", inventory or self.inventory] + list(extra)
+        return run(argv, check=False, cwd=REPO, env=env)
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory, collections_root):
+    if not os.path.exists(apiserver_up_script()):
+        pytest.skip("no real API server at %s (../shared/apiserver)" % os.path.dirname(apiserver_up_script()))
+    if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("kubectl"):
+        pytest.skip("needs root, podman and kubectl")
+    if run(["podman", "image", "exists", IMAGE], check=False, env=podman_env()).returncode != 0:
+        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % IMAGE)
+    fleet = Fleet(str(tmp_path_factory.mktemp("fleet")), collections_root)
+    try:
+        fleet.start()
+        yield fleet
+    finally:
+        fleet.stop()

@@ -1,0 +1,223 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""numa.kubelet.rollout and numa.kubelet.verify on three test hosts registered with a real kube-apiserver.
+
+The tests share one fleet (conftest.py) and run in file order; each starts from fleet.reset() unless it says it
+builds on the previous one. Expected values are literals: 512Mi + 512Mi + the kubelet's 100Mi eviction default
+(kubeadm's config has no evictionHard) = 1124Mi = 1178599424 bytes on NUMA node 0 (the test hosts see one node).
+"""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from conftest import DROPIN, FAIL_MARKER, HOSTS
+
+RESERVED_BYTES = {"0": 1178599424}
+SPLIT = "0=1124Mi"
+
+
+def cluster_vars(fleet, *extra):
+    return ["-e", "kubelet_numa_rollout_kubeconfig=" + fleet.kubeconfig, "-e", "kubelet_numa_rollout_drain_force=true",
+            "-e", "kubelet_numa_rollout_drain_timeout=20"] + list(extra)
+
+
+def summary_rows(output):
+    """The summary table's rows after its header line, as {host: row text}."""
+    lines = output.splitlines()
+    start = max(i for i, line in enumerate(lines) if "HOST" in line and "NUMA SPLIT" in line and "RESULT" in line)
+    rows = {}
+    for line in lines[start + 1:]:
+        if line.startswith("PLAY RECAP"):
+            break
+        text = line.strip().strip('",-').strip()
+        name = text.split(" ")[0] if text else ""
+        if name in HOSTS:
+            rows[name] = text
+    return rows
+
+
+def failure_messages(output):
+    """The msg of every "FAILED! =>" result in the output (the YAML callback result format), as parsed YAML."""
+    messages, lines = [], output.splitlines()
+    for i, line in enumerate(lines):
+        if "FAILED! =>" in line:
+            block = []
+            for following in lines[i + 1:]:
+                if not following.startswith("    "):
+                    break
+                block.append(following[4:])
+            messages.append(yaml.safe_load("\n".join(block)).get("msg"))
+    return messages
+
+
+def checkpoint(fleet, host):
+    return json.loads(fleet.sh(host, "cat /var/lib/kubelet/memory_manager_state").stdout)
+
+
+def reserved_in_checkpoint(state):
+    return {node: machine["memoryMap"]["memory"]["systemReserved"] for node, machine in state["machineState"].items()}
+
+
+def add_pod(fleet, host, name, running=False):
+    pod = {"apiVersion": "v1", "kind": "Pod",
+           "metadata": {"name": name, "namespace": "rollout-test", "labels": {"app": name}},
+           "spec": {"nodeName": host, "containers": [{"name": "pause", "image": "registry.k8s.io/pause:3.10"}]}}
+    fleet.kubectl("create", "namespace", "rollout-test", check=False)
+    fleet.kubectl("create", "--filename=-", stdin=json.dumps(pod))
+    if running:
+        fleet.kubectl("patch", "pod", name, "--namespace=rollout-test", "--subresource=status", "--type=merge",
+                      "--patch=" + json.dumps({"status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}}))
+
+
+def pods_on(fleet, host):
+    out = fleet.kubectl("get", "pods", "--all-namespaces", "--field-selector=spec.nodeName=" + host, "--output=name").stdout
+    return out.split()
+
+
+def test_rollout_rolls_the_fleet_one_host_at_a_time_and_verify_passes(fleet):
+    fleet.reset()
+    add_pod(fleet, "rollout-n2", "web")
+    before = {host: fleet.snapshot(host)["starts"] for host in HOSTS}
+    result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "cluster mode" in result.stdout
+    rows = summary_rows(result.stdout)
+    for host in HOSTS:
+        assert rows[host].split() == [host, "kubeadm", SPLIT, "applied,", "uncordoned"], rows
+        assert not fleet.cordoned(host) and fleet.ready(host)
+        dropin = yaml.safe_load(fleet.sh(host, "cat " + DROPIN).stdout)
+        assert dropin["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]
+        assert reserved_in_checkpoint(checkpoint(fleet, host)) == RESERVED_BYTES
+        starts = fleet.starts(host)
+        assert len(starts) == before[host] + 1 and starts[-1]["result"] == "started"
+    # The drain evicted the pod; the node agent stand-in completed its deletion.
+    assert pods_on(fleet, "rollout-n2") == []
+    # serial 1: each host was drained, restarted and uncordoned before the next was drained.
+    steps = [line.split("]")[0] for line in result.stdout.splitlines() if line.startswith(("TASK [Cordon and drain", "TASK [Uncordon"))]
+    assert steps == ["TASK [Cordon and drain the node", "TASK [Uncordon the node"] * 3
+
+    verify = fleet.playbook("numa.kubelet.verify")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    assert verify.stdout.count("files and memory_manager_state match the plan") == 3
+
+
+def test_verify_names_the_host_and_field_that_drifted(fleet):
+    # Builds on the rolled fleet of the previous test.
+    fleet.sh("rollout-n1", "sed -i 's/memory: 512Mi/memory: 600Mi/' " + DROPIN)
+    state = checkpoint(fleet, "rollout-n3")
+    state["machineState"]["0"]["memoryMap"]["memory"]["systemReserved"] = 1
+    fleet.sh("rollout-n3", "cat > /var/lib/kubelet/memory_manager_state <<'EOF'\n%s\nEOF" % json.dumps(state))
+    result = fleet.playbook("numa.kubelet.verify")
+    assert result.returncode != 0
+    out = result.stdout
+    assert "numa.kubelet.verify: rollout-n1 drifted from the plan:" in out
+    assert DROPIN + ": kubeReserved is {'memory': '600Mi'} on the node, the plan {'memory': '512Mi'}" in out
+    assert "numa.kubelet.verify: rollout-n3 drifted from the plan:" in out
+    assert "memory_manager_state reserves {'0': 1} bytes per NUMA node, the plan {'0': 1178599424}" in out
+    assert "rollout-n2: files and memory_manager_state match the plan" in out
+
+
+CHANGED = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
+           "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "768Mi"}}
+
+
+def changed_intent():
+    return ["-e", json.dumps({"kubelet_numa_config": CHANGED})]
+
+
+def test_rollout_halts_at_a_failed_host_rolls_it_back_and_leaves_the_rest_untouched(fleet):
+    # Builds on the rolled (and drifted) fleet: a changed intent restarts every host; the second one's kubelet start fails once.
+    fleet.sh("rollout-n2", "touch " + FAIL_MARKER)
+    n2_dropin = fleet.sh("rollout-n2", "cat " + DROPIN).stdout
+    n3_before = fleet.snapshot("rollout-n3")
+    result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet), *changed_intent())
+    assert result.returncode != 0
+    rows = summary_rows(result.stdout)
+    assert rows["rollout-n1"].split() == ["rollout-n1", "kubeadm", "0=1380Mi", "applied,", "uncordoned"], rows
+    assert rows["rollout-n2"].split()[:4] == ["rollout-n2", "kubeadm", "0=1380Mi", "FAILED"], rows
+    assert "rollout-n2 kubeadm 0=1380Mi FAILED at apply, rolled back by the role, left cordoned" in " ".join(result.stdout.split())
+    assert rows["rollout-n3"].split() == ["rollout-n3", "kubeadm", "0=1380Mi", "untouched", "(not", "reached)"], rows
+    assert "numa.kubelet.rollout halted at rollout-n2 (apply)" in result.stdout
+    assert "forced failure" in result.stdout  # the kubelet's own last error, quoted
+    # Host 2: the previous file is back, its kubelet runs the previous split, and it stays cordoned.
+    assert fleet.sh("rollout-n2", "cat " + DROPIN).stdout == n2_dropin
+    assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n2")) == RESERVED_BYTES
+    assert fleet.cordoned("rollout-n2")
+    # Host 3: not drained, no file changed, no kubelet start.
+    assert fleet.snapshot("rollout-n3") == n3_before
+    assert not fleet.cordoned("rollout-n3")
+    assert "rollout-n3" not in [line.split("[")[-1].rstrip("]") for line in result.stdout.splitlines() if "changed: [" in line]
+
+
+def test_a_pod_disruption_budget_that_blocks_the_drain_halts_before_anything_is_applied(fleet):
+    fleet.reset()
+    add_pod(fleet, "rollout-n1", "db", running=True)
+    pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "db", "namespace": "rollout-test"},
+           "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "db"}}}}
+    fleet.kubectl("create", "--filename=-", stdin=json.dumps(pdb))
+    # No disruption controller runs: write the status it would write (apiserver README).
+    fleet.kubectl("patch", "pdb", "db", "--namespace=rollout-test", "--subresource=status", "--type=merge", "--patch=" + json.dumps(
+        {"status": {"observedGeneration": 1, "disruptionsAllowed": 0, "currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1}}))
+    before = {host: fleet.snapshot(host) for host in HOSTS}
+    result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet, "-e", "kubelet_numa_rollout_drain_timeout=5"))
+    assert result.returncode != 0
+    assert "numa.kubelet.rollout halted at rollout-n1 (drain)" in result.stdout
+    assert "Cannot evict pod as it would violate the pod's disruption budget" in result.stdout
+    rows = summary_rows(result.stdout)
+    assert "FAILED at drain, nothing applied, left cordoned" in " ".join(result.stdout.split()), rows
+    for host in HOSTS:
+        assert fleet.snapshot(host) == before[host], host
+    assert fleet.cordoned("rollout-n1") and not fleet.cordoned("rollout-n2")
+    assert pods_on(fleet, "rollout-n1") == ["pod/db"]
+
+
+def test_bad_input_is_refused_before_the_first_drain_one_line_per_problem(fleet, tmp_path):
+    fleet.reset()
+    inventory = yaml.safe_load(open(fleet.inventory))
+    hosts = inventory["all"]["children"]["gpu_nodes"]["hosts"]
+    # rollout-n2 is also in a second group that sets another split: Ansible would pick one by name order.
+    inventory["all"]["children"]["big_memory"] = {"hosts": {"rollout-n2": {}}, "vars": {"kubelet_numa_reserved_memory_split": "first"}}
+    # rollout-n3 has no platform files and none is set; rollout-n1 asks for a policy in the wrong case.
+    fleet.sh("rollout-n3", "rm -f /var/lib/kubelet/config.yaml /var/lib/kubelet/kubeadm-flags.env")
+    hosts["rollout-n1"]["kubelet_numa_config"] = dict(CHANGED, memoryManagerPolicy="static")
+    path = tmp_path / "inventory.yml"
+    path.write_text(yaml.safe_dump(inventory))
+    before = {host: fleet.snapshot(host) for host in HOSTS}
+    result = fleet.playbook("numa.kubelet.rollout", "-e", "kubelet_numa_rollout_kubeconfig=/nonexistent/kubeconfig",
+                            "-e", "kubelet_numa_rollout_serial=half", inventory=str(path))
+    assert result.returncode != 0
+    out = result.stdout + result.stderr
+    refusals = [msg for msg in failure_messages(out) if isinstance(msg, list) and msg[:1] == [
+        "numa.kubelet.rollout refused; nothing was drained or changed:"]]
+    assert len(refusals) == 1, out
+    problems = refusals[0][1:]
+    expected = [
+        "kubelet_numa_rollout_serial: 'half' (str) is neither a count (1, 2, ...) nor a percentage (1% to 100%)",
+        "rollout-n2: kubelet_numa_reserved_memory_split is set differently by groups big_memory and gpu_nodes,",
+        "kubelet_numa_rollout_kubeconfig: /nonexistent/kubeconfig does not exist on the control host localhost",
+        'rollout-n1: kubelet_numa_plan: memoryManagerPolicy: unknown policy: "static"',
+        "rollout-n3: kubelet_numa_reads: kubelet_numa_platform: cannot detect the platform: none of",
+    ]
+    # One message per problem, nothing else.
+    assert len(problems) == len(expected), problems
+    for start, problem in zip(expected, problems):
+        assert problem.startswith(start), (start, problems)
+    assert "TASK [Cordon and drain" not in out
+    for host in HOSTS:
+        assert fleet.snapshot(host) == before[host], host
+
+
+def test_without_a_kubeconfig_it_runs_node_local_and_says_so(fleet):
+    fleet.reset()
+    result = fleet.playbook("numa.kubelet.rollout", "--limit", "rollout-n1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "*** NODE-LOCAL MODE: no kubelet_numa_rollout_kubeconfig is set. ***" in result.stdout
+    drain = result.stdout.split("TASK [Cordon and drain the node]")[1].split("TASK [")[0]
+    assert "skipping: [rollout-n1]" in drain and not fleet.cordoned("rollout-n1")
+    rows = summary_rows(result.stdout)
+    assert rows["rollout-n1"].split() == ["rollout-n1", "kubeadm", "0=1124Mi", "applied,", "node-local"], rows
+    assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n1")) == RESERVED_BYTES
