@@ -16,7 +16,7 @@ description:
   - A kubelet map flag replaces the file's whole map, so C(--kube-reserved), C(--system-reserved) and
     C(--eviction-hard) carry bootstrap.sh's keys as well as the intent's.
   - bootstrap.sh writes the value into a systemd C(Environment=) line, where C(%) starts a specifier, so C(%) is
-    written C(%%). Quote the result for the shell (M(ansible.builtin.quote) filter, or the C(bootstrap_args) of
+    written C(%%). Quote the result for the shell (P(ansible.builtin.quote#filter) filter, or the C(bootstrap_args) of
     P(numa.kubelet.eks_userdata#filter)).
   - The same checks as P(numa.kubelet.eks_userdata#filter); see there for the node class keys.
 author:

@@ -66,7 +66,7 @@ existing:
   type: list
   elements: str
 attributes:
-  description: Mode (four octal digits), owner and group of every existing path in O(existing) and every file read.
+  description: Mode (four octal digits), owner and group of every existing path in RV(existing) and every file read.
   returned: always
   type: dict
   sample: {"/etc/default/kubelet": {"mode": "0644", "owner": "root", "group": "root"}}
