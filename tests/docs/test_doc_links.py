@@ -32,7 +32,7 @@ def test_relative_links_resolve(page):
         target = match.group("target")
         if re.match(r"^[a-z]+:", target):
             continue
-        path, _, anchor = target.partition("#")
+        path, _hash, anchor = target.partition("#")
         resolved = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
         if not os.path.exists(os.path.join(REPO, resolved)):
             problems.append("%s links to %s, which does not exist" % (page, target))

@@ -533,12 +533,12 @@ EKS_CLASSES = {
     "al2023-m5-formula": ("2x16Gi", {"instance_type": "m5.large", "intent": STATIC}),
     # Karpenter's spec.kubelet wins over the user data: reserve for 1Gi + 512Mi + 300Mi, not for
     # nodeadm's formula (m5.4xlarge: maxPods 234, 2829Mi + 100Mi).
-    "al2023-karpenter-wins": ("2x16Gi", {"instance_type": "m5.4xlarge", "intent": STATIC,
-                                          "karpenter": {"kubelet": {"kubeReserved": {"cpu": "200m", "memory": "1Gi"},
-                                                                    "systemReserved": {"memory": "512Mi"},
-                                                                    "evictionHard": {"memory.available": "300Mi"}}}}),
-    "al2-pinned": ("2x16Gi", {"ami_family": "AL2", "instance_type": "p4d.24xlarge", "intent": dict(STATIC, kubeReserved={"memory": "8500Mi"},
-                                                                                                    evictionHard={"memory.available": "200Mi"})}),
+    "al2023-karpenter-wins": ("2x16Gi", {"instance_type": "m5.4xlarge", "intent": STATIC, "karpenter": {"kubelet": {
+        "kubeReserved": {"cpu": "200m", "memory": "1Gi"},
+        "systemReserved": {"memory": "512Mi"},
+        "evictionHard": {"memory.available": "300Mi"}}}}),
+    "al2-pinned": ("2x16Gi", {"ami_family": "AL2", "instance_type": "p4d.24xlarge", "intent": dict(
+        STATIC, kubeReserved={"memory": "8500Mi"}, evictionHard={"memory.available": "200Mi"})}),
 }
 
 
