@@ -124,3 +124,16 @@ def bool_field(config, field):
     if not isinstance(value, bool):
         raise KubeletConfigError(["%s: must be true or false, got %s %r" % (field, type(value).__name__, value)])
     return value
+
+
+def plain_data(value):
+    """The value with builtin types only: Ansible hands the engine str/dict subclasses that carry its tags, whose
+    repr() and YAML form differ from the builtin ones."""
+    if isinstance(value, dict):
+        return {plain_data(key): plain_data(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_data(item) for item in value]
+    for kind in (bool, int, float, str):
+        if isinstance(value, kind):
+            return kind(value)
+    return value

@@ -39,7 +39,7 @@ import shlex
 import yaml
 
 from ._allocatable import memory_reservation
-from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError
+from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, plain_data
 from ._effective import effective_kubelet_config, merge_patch
 from ._eks import EksError, kube_reserved, kube_reserved_memory_mebibytes, max_pods as table_max_pods
 from ._flags import kubelet_flags
@@ -355,18 +355,6 @@ def _check_class(node_class, index, names, problems):
     return path, name, family
 
 
-def _plain(value):
-    """Builtin types only (Ansible hands over str/dict subclasses that carry its tags; YAML must not see them)."""
-    if isinstance(value, dict):
-        return {_plain(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    for kind in (bool, int, float, str):
-        if isinstance(value, kind):
-            return kind(value)
-    return value
-
-
 def render_node_classes(node_classes, header=None):
     """Plan and render every node class, or raise EksUserDataError with every problem of every class.
 
@@ -378,7 +366,7 @@ def render_node_classes(node_classes, header=None):
         raise EksUserDataError(["node_classes: %r must be a non-empty list of node classes" % (node_classes,)])
     if header is not None and not isinstance(header, str):
         raise EksUserDataError(["header: %r must be a string (ansible_managed)" % (header,)])
-    node_classes, header = _plain(node_classes), _plain(header)
+    node_classes, header = plain_data(node_classes), plain_data(header)
     problems, names, files, classes = [], set(), {}, {}
     for index, node_class in enumerate(node_classes):
         before = len(problems)

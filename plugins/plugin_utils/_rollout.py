@@ -18,6 +18,7 @@ import re
 
 import yaml
 
+from ._config import plain_data
 from ._plan import state_problems
 
 # The variables that state a host's intent; set by two unrelated groups with different values, they conflict.
@@ -32,21 +33,13 @@ def serial_problems(serial):
     if isinstance(serial, bool) or not (isinstance(serial, int) and serial >= 1
                                         or isinstance(serial, str) and (_COUNT.match(serial) or _PERCENT.match(serial))):
         return ["kubelet_numa_rollout_serial: %r (%s) is neither a count (1, 2, ...) nor a percentage (1%% to 100%%)"
-                % (_plain(serial), _builtin_type_name(serial))]
+                % (plain_data(serial), _builtin_type_name(serial))]
     return []
 
 
 def _builtin_type_name(value):
     """str, int, ...: Ansible hands filters subclasses of the builtin types (e.g. _AnsibleTaggedStr)."""
     return next(cls.__name__ for cls in type(value).__mro__ if cls.__module__ == "builtins")
-
-
-def _plain(value):
-    """The value as its builtin type, so that repr() shows 'half', not a tagged subclass's repr."""
-    for cls in (bool, int, float, str):
-        if isinstance(value, cls):
-            return cls(value)
-    return value
 
 
 def _group_parents(inventory):
