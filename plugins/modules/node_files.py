@@ -13,6 +13,7 @@ version_added: 0.1.0
 description:
   - Reads text files and the files directly inside directories, read-only, in one task, so that planning a node
     costs one round trip whatever the platform (kubeadm, RKE2, nodeadm).
+  - With O(topology=true), also reads the NUMA topology as M(numa.kubelet.numa_facts) does, in the same round trip.
   - Also returns the mode, owner and group of every path found, so that a role can tell a file already in place
     without a C(stat) task per file.
   - A missing file or directory is reported as missing (C(null) content), not as an error; a file that cannot be read
@@ -34,6 +35,12 @@ options:
     description: Largest file read; kubelet configs are a few KiB.
     type: int
     default: 1048576
+  topology:
+    description:
+      - Also read the NUMA topology (RV(topology)); fails, like M(numa.kubelet.numa_facts), on a host without a
+        sysfs NUMA tree.
+    type: bool
+    default: false
 attributes:
   check_mode:
     description: Reads only, so check mode returns the same result.
@@ -70,6 +77,11 @@ attributes:
   returned: always
   type: dict
   sample: {"/etc/default/kubelet": {"mode": "0644", "owner": "root", "group": "root"}}
+topology:
+  description: The NUMA topology, as the C(ansible_facts) of M(numa.kubelet.numa_facts).
+  returned: when O(topology=true)
+  type: dict
+  sample: {"numa_nodes": [{"id": 0, "memory_bytes": 1339027456, "cpus": [0], "hugepages": {}}], "numa_memory_capacity_bytes": 1339027456}
 """
 
 import grp
@@ -78,6 +90,7 @@ import pwd
 import stat
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
 
 
 def _attributes(path):
@@ -113,6 +126,7 @@ def main():
             "paths": {"type": "list", "elements": "path", "default": []},
             "dirs": {"type": "list", "elements": "path", "default": []},
             "max_bytes": {"type": "int", "default": 1048576},
+            "topology": {"type": "bool", "default": False},
         },
         supports_check_mode=True,
     )
@@ -138,7 +152,13 @@ def main():
             if os.path.isfile(path):
                 files[path] = _read(module, path, module.params["max_bytes"])
     attributes = {path: _attributes(path) for path in existing + [path for path, text in files.items() if text is not None]}
-    module.exit_json(changed=False, files=files, existing=existing, attributes=attributes)
+    result = {"files": files, "existing": existing, "attributes": attributes}
+    if module.params["topology"]:
+        try:
+            result["topology"] = read_topology("/")
+        except TopologyError as exc:
+            module.fail_json(msg="node_files: %s" % exc)
+    module.exit_json(changed=False, **result)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,15 @@
 from __future__ import annotations
 
 import grp
+import json
 import os
 import pwd
 
+import pytest
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
+from ansible_collections.numa.kubelet.plugins.modules import node_files
 from ansible_collections.numa.kubelet.plugins.modules.node_files import _attributes
 
 
@@ -21,3 +27,30 @@ def test_attributes_of_a_file_and_a_directory(tmp_path):
     owner, group = pwd.getpwuid(os.getuid()).pw_name, grp.getgrgid(os.getgid()).gr_name
     assert _attributes(str(path)) == {"mode": "0640", "owner": owner, "group": group}
     assert _attributes(str(tmp_path / "conf.d")) == {"mode": "2750", "owner": owner, "group": group}
+
+
+def _run_node_files(args, capsys):
+    """The module's JSON answer for ARGS (AnsibleModule exits the process)."""
+    with patch_module_args(args), pytest.raises(SystemExit):
+        node_files.main()
+    return json.loads(capsys.readouterr().out)
+
+
+def test_topology_is_read_in_the_same_call_as_the_files(tmp_path, capsys):
+    config = tmp_path / "config.yaml"
+    config.write_text("kind: KubeletConfiguration\n")
+    answer = _run_node_files({"paths": [str(config)], "topology": True}, capsys)
+    assert answer["files"] == {str(config): "kind: KubeletConfiguration\n"}
+    assert answer["topology"] == read_topology("/")
+
+
+def test_topology_is_left_out_unless_asked(tmp_path, capsys):
+    assert "topology" not in _run_node_files({"paths": [str(tmp_path / "missing")]}, capsys)
+
+
+def test_a_host_without_a_numa_tree_fails_naming_it(tmp_path, capsys, monkeypatch):
+    def no_tree(root):
+        raise TopologyError("no NUMA topology at %s/sys/devices/system/node" % root.rstrip("/"))
+    monkeypatch.setattr(node_files, "read_topology", no_tree)
+    answer = _run_node_files({"topology": True}, capsys)
+    assert answer["failed"] and answer["msg"] == "node_files: no NUMA topology at /sys/devices/system/node"
