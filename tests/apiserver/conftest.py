@@ -79,7 +79,12 @@ class Fleet:
 
     # -- lifecycle -------------------------------------------------------------------------------------------
     def start(self):
-        for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")]).stdout.splitlines():
+        # The node proxy (/api/v1/nodes/N/proxy/configz) dials the first of the Node's addresses in the order of
+        # --kubelet-preferred-address-types. The upstream default starts with Hostname, which nothing resolves here
+        # ("Error from server (BadRequest): lookup rollout-n1 on ...: no such host"); kubeadm, RKE2 and k3s all run
+        # the API server with InternalIP first, as here.
+        env = dict(os.environ, KUBE_APISERVER_EXTRA_ARGS="--kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname")
+        for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")], env=env).stdout.splitlines():
             if line.startswith("KUBECONFIG="):
                 self.kubeconfig = line.split("=", 1)[1]
         for host in HOSTS:

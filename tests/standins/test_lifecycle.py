@@ -201,7 +201,8 @@ def test_configz_serves_the_effective_config_over_https_with_a_self_signed_certi
     assert config["apiVersion"] == "kubelet.config.k8s.io/v1beta1" and config["kind"] == "KubeletConfiguration"
     assert config["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "1178599424"}}]
     assert config["systemReserved"] == {"memory": "536870912"} and config["kubeReserved"] == {"memory": "512Mi"}
-    assert config["evictionHard"]["memory.available"] == "100Mi"
+    assert config["evictionHard"] == {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%",
+                                      "imagefs.available": "15%", "imagefs.inodesFree": "5%"}
     assert (config["memoryManagerPolicy"], config["cpuManagerPolicy"], config["topologyManagerPolicy"],
             config["topologyManagerScope"]) == ("Static", "none", "none", "container")
     assert (config["address"], config["port"]) == ("127.0.0.1", port)
