@@ -8,7 +8,8 @@
 - The nodes: podman test hosts (localhost/numa-kubelet-testhost:bookworm) laid out by the STAND-IN helper
   numa-standin-provision kubeadm; their kubelet is the kubelet STAND-IN (tests/hosts/README.md).
 - node-agent-standin (beside this file), a STAND-IN for what a kubelet tells the API server: it registers the
-  Nodes, posts Ready from the kubelet stand-in's unit and /healthz, and completes the deletion of evicted pods.
+  Nodes, posts their addresses and kubelet port (so the API server's node proxy reaches the kubelet stand-in's
+  /configz), posts Ready from the kubelet stand-in's unit and /healthz, and completes the deletion of evicted pods.
 
 The fleet lives for the module; reset() lays every host out again between tests.
 """

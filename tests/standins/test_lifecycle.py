@@ -241,7 +241,8 @@ def test_a_kubelet_port_in_use_fails_the_start_and_enable_server_false_serves_no
         result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port,
                               extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"})
     assert result.rc == 1 and result.start["result"] == "refused"
-    assert result.start["error"].startswith("failed to run Kubelet: failed to listen and serve on 127.0.0.1:%d: " % port)
+    assert result.start["error"].startswith("failed to listen and serve on 127.0.0.1:%d: " % port)
+    assert last_klog(result.stderr)[1] == "failed to run Kubelet: " + result.start["error"]
     port = free_port()
     proc = running("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port, "--enable-server=false")
     deadline = time.monotonic() + 20
@@ -259,7 +260,7 @@ def test_a_missing_tls_cert_file_fails_the_start(host):
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % free_port(),
                           extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"})
     assert result.rc == 1 and result.start["error"].startswith(
-        "failed to run Kubelet: unable to load the serving certificate /etc/kubelet/missing.crt and key /etc/kubelet/missing.key: ")
+        "unable to load the serving certificate /etc/kubelet/missing.crt and key /etc/kubelet/missing.key: ")
 
 
 # ------------------------------------------------------------------------------------------------ journal line
