@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-# Two filters in one file: each documents itself in its own sidecar (kubelet_numa_drift.yml,
-# kubelet_numa_rollout_problems.yml). ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
+# Three filters in one file: each documents itself in its own sidecar (kubelet_numa_drift.yml,
+# kubelet_numa_configz_drift.yml, kubelet_numa_rollout_problems.yml). ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import drift, intent_conflicts, serial_problems
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import configz_drift, drift, intent_conflicts, serial_problems
 
 
 def kubelet_numa_drift(plan, state_text):
@@ -18,6 +18,14 @@ def kubelet_numa_drift(plan, state_text):
         raise AnsibleFilterError("kubelet_numa_drift: the input must be a kubelet_numa_plan result, got %r (%s)"
                                  % (plan, type(plan).__name__))
     return drift(plan, state_text)
+
+
+def kubelet_numa_configz_drift(plan, configz):
+    """Differences between the running kubelet's config (its /configz answer) and the plan."""
+    if not isinstance(plan, dict) or not isinstance(plan.get("kubelet_config"), dict):
+        raise AnsibleFilterError("kubelet_numa_configz_drift: the input must be a kubelet_numa_plan result, got %r (%s)"
+                                 % (plan, type(plan).__name__))
+    return configz_drift(plan, configz)
 
 
 def kubelet_numa_rollout_problems(serial, inventory=None, hosts=None):
@@ -29,4 +37,5 @@ class FilterModule:
     """Fleet rollout and verification."""
 
     def filters(self):
-        return {"kubelet_numa_drift": kubelet_numa_drift, "kubelet_numa_rollout_problems": kubelet_numa_rollout_problems}
+        return {"kubelet_numa_drift": kubelet_numa_drift, "kubelet_numa_configz_drift": kubelet_numa_configz_drift,
+                "kubelet_numa_rollout_problems": kubelet_numa_rollout_problems}

@@ -8,7 +8,8 @@
 - The nodes: podman test hosts (localhost/numa-kubelet-testhost:bookworm) laid out by the STAND-IN helper
   numa-standin-provision kubeadm; their kubelet is the kubelet STAND-IN (tests/hosts/README.md).
 - node-agent-standin (beside this file), a STAND-IN for what a kubelet tells the API server: it registers the
-  Nodes, posts Ready from the kubelet stand-in's unit and /healthz, and completes the deletion of evicted pods.
+  Nodes, posts their addresses and kubelet port (so the API server's node proxy reaches the kubelet stand-in's
+  /configz), posts Ready from the kubelet stand-in's unit and /healthz, and completes the deletion of evicted pods.
 
 The fleet lives for the module; reset() lays every host out again between tests.
 """
@@ -30,6 +31,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 IMAGE = "localhost/numa-kubelet-testhost:bookworm"
 HOSTS = ["rollout-n1", "rollout-n2", "rollout-n3"]
+# The podman containers are named prefix + host (the hosts keep their names as inventory hosts, Nodes and hostnames),
+# so that two checkouts can run this stage on one machine at the same time.
+CONTAINER_PREFIX = os.environ.get("NUMA_KUBELET_TEST_CONTAINER_PREFIX", "")
 UNIT = "kubelet.service"
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
 STARTS = "/var/log/kubelet-standin/starts.jsonl"
@@ -44,6 +48,10 @@ ROLE_PATHS = ["/etc/kubernetes/kubelet.conf.d", "/etc/default/kubelet",
 def apiserver_up_script():
     where = os.environ.get("NUMA_KUBELET_APISERVER") or os.path.join(REPO, "..", "shared", "apiserver")
     return os.path.join(os.path.realpath(where), "apiserver-up")
+
+
+def container(host):
+    return CONTAINER_PREFIX + host
 
 
 def run(argv, check=True, **kwargs):
@@ -72,19 +80,25 @@ class Fleet:
 
     # -- lifecycle -------------------------------------------------------------------------------------------
     def start(self):
-        for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")]).stdout.splitlines():
+        # The node proxy (/api/v1/nodes/N/proxy/configz) dials the first of the Node's addresses in the order of
+        # --kubelet-preferred-address-types. The upstream default starts with Hostname, which nothing resolves here
+        # ("Error from server (BadRequest): lookup rollout-n1 on ...: no such host"); kubeadm, RKE2 and k3s all run
+        # the API server with InternalIP first, as here.
+        env = dict(os.environ, KUBE_APISERVER_EXTRA_ARGS="--kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname")
+        for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")], env=env).stdout.splitlines():
             if line.startswith("KUBECONFIG="):
                 self.kubeconfig = line.split("=", 1)[1]
         for host in HOSTS:
-            run(["podman", "rm", "--force", "--ignore", host], env=self.env)
+            run(["podman", "rm", "--force", "--ignore", container(host)], env=self.env)
         self.parallel(self.create)
         for host in HOSTS:
-            self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", host], env=self.env).stdout.strip()
+            self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", container(host)],
+                                  env=self.env).stdout.strip()
         self.parallel(self.provision)
         self.agent_log = open(os.path.join(self.tmp, "node-agent.log"), "w")
         self.agent = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
-            + ["--node=%s=%s:%s" % (host, host, UNIT) for host in HOSTS], stdout=self.agent_log, stderr=subprocess.STDOUT, env=self.env)
+            + ["--node=%s=%s:%s" % (host, container(host), UNIT) for host in HOSTS], stdout=self.agent_log, stderr=subprocess.STDOUT, env=self.env)
         self.wait_ready()
         self.write_inventory()
 
@@ -94,7 +108,7 @@ class Fleet:
             self.agent.wait(10)
             self.agent_log.close()
         for host in HOSTS:
-            run(["podman", "rm", "--force", "--time", "0", "--ignore", host], check=False, env=self.env)
+            run(["podman", "rm", "--force", "--time", "0", "--ignore", container(host)], check=False, env=self.env)
         if self.kubeconfig:
             run([apiserver_up_script(), "down", os.path.dirname(self.kubeconfig)], check=False)
 
@@ -103,10 +117,10 @@ class Fleet:
             list(pool.map(function, HOSTS))
 
     def create(self, host):
-        run(["podman", "run", "--detach", "--name", host, "--hostname", host, "--runtime=runc", "--systemd=always",
+        run(["podman", "run", "--detach", "--name", container(host), "--hostname", host, "--runtime=runc", "--systemd=always",
              "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768", IMAGE, "/sbin/init"], env=self.env)
         deadline = time.time() + 60
-        while run(["podman", "exec", host, "systemctl", "is-system-running"], check=False, env=self.env).stdout.strip() \
+        while run(["podman", "exec", container(host), "systemctl", "is-system-running"], check=False, env=self.env).stdout.strip() \
                 not in ("running", "degraded"):
             assert time.time() < deadline, "%s: systemd did not finish booting in 60 s" % host
             time.sleep(0.5)

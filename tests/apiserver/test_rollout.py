@@ -11,6 +11,7 @@ builds on the previous one. Expected values are literals: 512Mi + 512Mi + the ku
 from __future__ import annotations
 
 import json
+import os
 
 import yaml
 
@@ -18,11 +19,22 @@ from conftest import DROPIN, FAIL_MARKER, HOSTS
 
 RESERVED_BYTES = {"0": 1178599424}
 SPLIT = "0=1124Mi"
+CONFIGZ_MATCHES = ": files, memory_manager_state and /configz match the plan"
+EXTRA_FLAG_DROPIN = "/etc/systemd/system/kubelet.service.d/95-test-extra-flag.conf"
 
 
 def cluster_vars(fleet, *extra):
     return ["-e", "kubelet_numa_rollout_kubeconfig=" + fleet.kubeconfig, "-e", "kubelet_numa_rollout_drain_force=true",
             "-e", "kubelet_numa_rollout_drain_timeout=20"] + list(extra)
+
+
+def flat(output):
+    """The output with every run of whitespace made one space (the YAML callback folds long messages)."""
+    return " ".join(output.split())
+
+
+def verify_vars(fleet):
+    return ["-e", "kubelet_numa_rollout_kubeconfig=" + fleet.kubeconfig]
 
 
 def summary_rows(output):
@@ -100,9 +112,40 @@ def test_rollout_rolls_the_fleet_one_host_at_a_time_and_verify_passes(fleet):
     steps = [line.split("]")[0] for line in result.stdout.splitlines() if line.startswith(("TASK [Cordon and drain", "TASK [Uncordon"))]
     assert steps == ["TASK [Cordon and drain the node", "TASK [Uncordon the node"] * 3
 
+    # The rollout's verify step had the kubeconfig: it compared each kubelet's /configz too.
+    assert flat(result.stdout).count(CONFIGZ_MATCHES) == 3, result.stdout
     verify = fleet.playbook("numa.kubelet.verify")
     assert verify.returncode == 0, verify.stdout + verify.stderr
-    assert verify.stdout.count("files and memory_manager_state match the plan") == 3
+    assert flat(verify.stdout).count("files and memory_manager_state match the plan (/configz not read)") == 3, verify.stdout
+    assert flat(verify.stdout).count("/configz NOT read (no kubelet_numa_rollout_kubeconfig)") == 1, verify.stdout
+    verify = fleet.playbook("numa.kubelet.verify", *verify_vars(fleet))
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    for host in HOSTS:
+        assert host + CONFIGZ_MATCHES in flat(verify.stdout), verify.stdout
+    assert "/configz NOT read" not in verify.stdout
+
+
+def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_differs_in(fleet):
+    # Builds on the rolled fleet of the previous test and leaves it as it was. rollout-n2's kubelet is restarted with
+    # an extra flag from a systemd drop-in, which no file numa.kubelet plans from carries: its files and its
+    # checkpoint still match the plan, only the config the kubelet runs with differs.
+    fleet.sh("rollout-n2", "mkdir -p %s && printf '[Service]\\nEnvironment=KUBELET_KUBECONFIG_ARGS=--topology-manager-scope=pod\\n' > %s "
+                           "&& systemctl daemon-reload && systemctl restart kubelet" % (os.path.dirname(EXTRA_FLAG_DROPIN), EXTRA_FLAG_DROPIN))
+    try:
+        fleet.wait_ready()
+        assert fleet.starts("rollout-n2")[-1]["effective_config"]["topologyManagerScope"] == "pod"
+        node_local = fleet.playbook("numa.kubelet.verify")
+        assert node_local.returncode == 0, node_local.stdout  # the files and the checkpoint cannot show it
+        result = fleet.playbook("numa.kubelet.verify", *verify_vars(fleet))
+        assert result.returncode != 0
+        drifted = [msg for msg in failure_messages(result.stdout) if isinstance(msg, list)]
+        assert drifted == [["numa.kubelet.verify: rollout-n2 drifted from the plan:",
+                            "/configz: topologyManagerScope is pod in the running kubelet, the plan container"]], result.stdout
+        for host in ("rollout-n1", "rollout-n3"):
+            assert host + CONFIGZ_MATCHES in flat(result.stdout), result.stdout
+    finally:
+        fleet.sh("rollout-n2", "rm -f %s && systemctl daemon-reload && systemctl restart kubelet" % EXTRA_FLAG_DROPIN)
+        fleet.wait_ready()
 
 
 def test_verify_names_the_host_and_field_that_drifted(fleet):
@@ -118,7 +161,7 @@ def test_verify_names_the_host_and_field_that_drifted(fleet):
     assert DROPIN + ": kubeReserved is {'memory': '600Mi'} on the node, the plan {'memory': '512Mi'}" in out
     assert "numa.kubelet.verify: rollout-n3 drifted from the plan:" in out
     assert "memory_manager_state reserves {'0': 1} bytes per NUMA node, the plan {'0': 1178599424}" in out
-    assert "rollout-n2: files and memory_manager_state match the plan" in out
+    assert "rollout-n2: files and memory_manager_state match the plan (/configz not read)" in flat(out)
 
 
 CHANGED = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",

@@ -13,7 +13,7 @@ import pytest
 STANDINS = Path(__file__).resolve().parents[1] / "hosts" / "standins"
 SCRIPTS = sorted(p for p in STANDINS.iterdir() if p.name.endswith("-standin") or p.name == "numa-standin-provision")
 UNITS = sorted(STANDINS.glob("*.service"))
-ALLOWED = {"argparse", "base64", "datetime", "fractions", "hashlib", "http", "json", "os", "re", "signal", "socket",
+ALLOWED = {"argparse", "base64", "datetime", "fractions", "hashlib", "http", "json", "os", "re", "signal", "socket", "ssl",
            "struct", "subprocess", "sys", "threading", "time", "urllib", "yaml"}
 
 

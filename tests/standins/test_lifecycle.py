@@ -12,6 +12,7 @@ import re
 import shlex
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -71,6 +72,9 @@ def running(host):
 
     def start(*args):
         env = dict(os.environ, NUMA_KUBELET_STANDIN_ROOT=str(host.root), NUMA_KUBELET_STANDIN_ONESHOT="0")
+        if not any(arg.startswith("--port") for arg in args):
+            # The kubelet API's default 0.0.0.0:10250 would be shared by every test running at the same time.
+            args += ("--address=127.0.0.1", "--port=%d" % free_port())
         proc = subprocess.Popen([sys.executable, str(KUBELET)] + list(args), env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         procs.append(proc)
@@ -153,6 +157,110 @@ def test_a_refused_start_serves_no_healthz(host):
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml", extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"})
     assert result.rc == 1 and result.start["result"] == "refused"
     assert get("http://127.0.0.1:%d/healthz" % port)[0] is None
+
+
+# ------------------------------------------------------------------------------------------------ /configz
+def get_configz(port, cafile):
+    """GET https://127.0.0.1:PORT/configz trusting only cafile (the stand-in's self-signed certificate)."""
+    context = ssl.create_default_context(cafile=str(cafile))
+    context.check_hostname = False  # issued for the machine's hostname, not 127.0.0.1, like the kubelet's
+    with urllib.request.urlopen("https://127.0.0.1:%d/configz" % port, timeout=2, context=context) as response:
+        return response.status, response.headers["Content-Type"], json.loads(response.read())
+
+
+def wait_for_tls(port, proc, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            assert proc.poll() is None, proc.communicate()[1]
+            time.sleep(0.1)
+    raise AssertionError("nothing listened on %d within %d s" % (port, timeout))
+
+
+def test_configz_serves_the_effective_config_over_https_with_a_self_signed_certificate(host, running):
+    port = free_port()
+    host.kubelet_config(address="127.0.0.1", port=port, memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"},
+                        systemReserved={"memory": "536870912"},
+                        reservedMemory=[{"numaNode": 0, "limits": {"memory": "1178599424"}}])
+    proc = running("--config=/var/lib/kubelet/config.yaml", "--port=%d" % port)
+    wait_for_tls(port, proc)
+    cert = host.path("/var/lib/kubelet/pki/kubelet.crt")
+    assert (cert.parent / "kubelet.key").stat().st_mode & 0o777 == 0o600
+    subject = subprocess.run(["openssl", "x509", "-in", str(cert), "-noout", "-subject", "-ext", "subjectAltName"],
+                             capture_output=True, text=True, check=True).stdout
+    assert re.search(r"CN ?= ?%s@\d+" % re.escape(socket.gethostname()), subject), subject
+    assert "DNS:%s" % socket.gethostname() in subject
+    status, content_type, answer = get_configz(port, cert)
+    assert (status, content_type, list(answer)) == (200, "application/json", ["kubeletconfig"])
+    config = answer["kubeletconfig"]
+    # Shaped like the real kubelet v1.36.2's answer (tests/unit/fixtures/configz/): quantities as written,
+    # defaults filled in, the generated certificate named.
+    assert config["apiVersion"] == "kubelet.config.k8s.io/v1beta1" and config["kind"] == "KubeletConfiguration"
+    assert config["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "1178599424"}}]
+    assert config["systemReserved"] == {"memory": "536870912"} and config["kubeReserved"] == {"memory": "512Mi"}
+    assert config["evictionHard"] == {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%",
+                                      "imagefs.available": "15%", "imagefs.inodesFree": "5%"}
+    assert (config["memoryManagerPolicy"], config["cpuManagerPolicy"], config["topologyManagerPolicy"],
+            config["topologyManagerScope"]) == ("Static", "none", "none", "container")
+    assert (config["address"], config["port"]) == ("127.0.0.1", port)
+    assert config["tlsCertFile"] == "/var/lib/kubelet/pki/kubelet.crt"
+    assert config["tlsPrivateKeyFile"] == "/var/lib/kubelet/pki/kubelet.key"
+    # The certificate is kept by the next start, as the kubelet keeps a readable pair.
+    made = cert.read_bytes()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
+    again = running("--config=/var/lib/kubelet/config.yaml", "--port=%d" % port)
+    wait_for_tls(port, again)
+    assert get_configz(port, cert)[0] == 200 and cert.read_bytes() == made
+
+
+def test_configz_shows_the_kubelets_rewrite_of_cpu_reservations_for_reserved_cpus(numa2, running):
+    port = free_port()
+    numa2.kubelet_config(cpuManagerPolicy="static", reservedSystemCPUs="0-1", kubeReserved={"cpu": "100m", "memory": "1Gi"},
+                         systemReserved={"memory": "1Gi"})
+    proc = running("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port,
+                   "--cert-dir=/etc/kubelet-pki")
+    wait_for_tls(port, proc)
+    config = get_configz(port, numa2.path("/etc/kubelet-pki/kubelet.crt"))[2]["kubeletconfig"]
+    assert config["kubeReserved"] == {"memory": "1Gi"}
+    assert config["systemReserved"] == {"memory": "1Gi", "cpu": "2"}
+    assert config["tlsCertFile"] == "/etc/kubelet-pki/kubelet.crt"
+    # The start log keeps the effective config as configured.
+    assert numa2.starts()[-1]["effective_config"]["kubeReserved"] == {"cpu": "100m", "memory": "1Gi"}
+
+
+def test_a_kubelet_port_in_use_fails_the_start_and_enable_server_false_serves_nothing(host, running):
+    host.kubelet_config()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port,
+                              extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"})
+    assert result.rc == 1 and result.start["result"] == "refused"
+    assert result.start["error"].startswith("failed to listen and serve on 127.0.0.1:%d: " % port)
+    assert last_klog(result.stderr)[1] == "failed to run Kubelet: " + result.start["error"]
+    port = free_port()
+    proc = running("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port, "--enable-server=false")
+    deadline = time.monotonic() + 20
+    while len(host.starts()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert host.starts()[-1]["result"] == "started"
+    time.sleep(0.5)
+    assert proc.poll() is None
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+def test_a_missing_tls_cert_file_fails_the_start(host):
+    host.kubelet_config(tlsCertFile="/etc/kubelet/missing.crt", tlsPrivateKeyFile="/etc/kubelet/missing.key")
+    result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % free_port(),
+                          extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"})
+    assert result.rc == 1 and result.start["error"].startswith(
+        "unable to load the serving certificate /etc/kubelet/missing.crt and key /etc/kubelet/missing.key: ")
 
 
 # ------------------------------------------------------------------------------------------------ journal line
