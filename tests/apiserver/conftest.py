@@ -63,7 +63,10 @@ def run(argv, check=True, **kwargs):
 
 def podman_env():
     env = dict(os.environ)
-    conf = os.path.join(os.environ.get("NUMA_KUBELET_CACHE", os.path.join(REPO, ".cache")), "test-hosts", "containers.conf")
+    # Where scripts/build-test-hosts puts it (scripts/lib/common.sh: TEST_HOSTS).
+    cache = os.environ.get("NUMA_KUBELET_CACHE")
+    test_hosts = os.environ.get("NUMA_KUBELET_TEST_HOSTS") or (cache and os.path.join(cache, "test-hosts")) or "/var/cache/numa-kubelet/test-hosts"
+    conf = os.path.join(test_hosts, "containers.conf")
     if os.path.exists(conf):
         env["CONTAINERS_CONF"] = conf
     return env
