@@ -85,8 +85,8 @@ class Fleet:
     def start(self):
         # The node proxy (/api/v1/nodes/N/proxy/configz) dials the first of the Node's addresses in the order of
         # --kubelet-preferred-address-types. The upstream default starts with Hostname, which nothing resolves here
-        # ("Error from server (BadRequest): lookup rollout-n1 on ...: no such host"); kubeadm, RKE2 and k3s all run
-        # the API server with InternalIP first, as here.
+        # ("Error from server (BadRequest): lookup rollout-n1 on ...: no such host"); kubeadm runs the API server with
+        # InternalIP,ExternalIP,Hostname (cmd/kubeadm/app/phases/controlplane/manifests.go, getAPIServerCommand), as here.
         env = dict(os.environ, KUBE_APISERVER_EXTRA_ARGS="--kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname")
         for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")], env=env).stdout.splitlines():
             if line.startswith("KUBECONFIG="):
