@@ -7,7 +7,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
-from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host, reads, state_problems
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host, state_problems
 
 
 def kubelet_numa_plan(variables, facts):
@@ -16,14 +16,6 @@ def kubelet_numa_plan(variables, facts):
         return plan_host(variables, facts)
     except KubeletConfigError as exc:
         raise AnsibleFilterError("kubelet_numa_plan: %s" % exc) from exc
-
-
-def kubelet_numa_reads(variables, existing=None, files=None):
-    """The platform and the paths its plan reads on the host."""
-    try:
-        return reads(variables, existing, files)
-    except KubeletConfigError as exc:
-        raise AnsibleFilterError("kubelet_numa_reads: %s" % exc) from exc
 
 
 def kubelet_numa_state_problems(state_text, expected_state):
@@ -35,5 +27,4 @@ class FilterModule:
     """Node planning."""
 
     def filters(self):
-        return {"kubelet_numa_plan": kubelet_numa_plan, "kubelet_numa_reads": kubelet_numa_reads,
-                "kubelet_numa_state_problems": kubelet_numa_state_problems}
+        return {"kubelet_numa_plan": kubelet_numa_plan, "kubelet_numa_state_problems": kubelet_numa_state_problems}

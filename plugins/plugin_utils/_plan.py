@@ -767,6 +767,55 @@ def reads(variables, existing=None, files=None):
     return dict(paths_to_read(variables, platform, files), platform=platform, detection_paths=detection_paths())
 
 
+def discover(variables, node, extra_paths=()):
+    """Everything plan_host needs from one node, read through `node` in as few round trips as the platform allows.
+
+    node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
+    "topology" when asked), topology() like numa.kubelet.numa_facts, rke2_version() (`rke2 --version`),
+    unit_file_state(unit) (systemd's UnitFileState, None when unknown) and instance_type() (IMDSv2). Nothing is read
+    that a variable already gives: kubelet_numa_node_files replaces every file read, kubelet_numa_topology the
+    topology, kubelet_numa_platform the detection, and so on. extra_paths are read with the files (what the caller
+    writes besides the plan's files). Returns (facts, attributes): the facts for plan_host and the mode, owner and
+    group of every path read. Raises PlanError when the platform cannot be told.
+    """
+    variables = dict(variables or {})
+    given_files = variables.get("kubelet_numa_node_files") or {}
+    wants_topology = not variables.get("kubelet_numa_topology")
+    attributes, topology = {}, {}
+    if given_files:
+        existing = list(given_files)
+        todo = reads(variables, existing)
+        files = dict(given_files)
+        if wants_topology:
+            topology = node.topology()
+    else:
+        existing = None if variables.get("kubelet_numa_platform") else node.read(detection_paths(), [], False)["existing"]
+        todo = reads(variables, existing)
+        found = node.read(todo["files"] + [path for path in extra_paths if path not in todo["files"]], todo["dirs"], wants_topology)
+        files, attributes, topology = dict(found["files"]), dict(found["attributes"]), found.get("topology") or {}
+        # A kubeadm --config-dir flag names its drop-in directory only in the files just read.
+        more = [path for path in reads(variables, existing, files)["dirs"] if path not in todo["dirs"]]
+        if more:
+            found = node.read([], more, False)
+            files.update(found["files"])
+            attributes.update(found["attributes"])
+    platform = todo["platform"]
+    facts = {"numa_nodes": topology.get("numa_nodes") or [], "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
+             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": ""}
+    if platform == "rke2":
+        if not variables.get("kubelet_numa_rke2_version"):
+            facts["rke2_version"] = node.rke2_version()
+        if not variables.get("kubelet_numa_rke2_role"):
+            # The service the RKE2 installer enabled on this node; a server also runs an agent's kubelet.
+            facts["rke2_role"] = next((role for role in RKE2_ROLES
+                                       if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), "")
+    elif (platform == "nodeadm" and not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
+          and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
+        # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
+        facts["instance_type"] = node.instance_type()
+    return facts, attributes
+
+
 def state_problems(state_text, expected):
     """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches."""
     if state_text is None:

@@ -242,8 +242,8 @@ def test_bad_input_is_refused_before_the_first_drain_one_line_per_problem(fleet,
         "kubelet_numa_rollout_serial: 'half' (str) is neither a count (1, 2, ...) nor a percentage (1% to 100%)",
         "rollout-n2: kubelet_numa_reserved_memory_split is set differently by groups big_memory and gpu_nodes,",
         "kubelet_numa_rollout_kubeconfig: /nonexistent/kubeconfig does not exist on the control host localhost",
-        'rollout-n1: kubelet_numa_plan: memoryManagerPolicy: unknown policy: "static"',
-        "rollout-n3: kubelet_numa_reads: kubelet_numa_platform: cannot detect the platform: none of",
+        'rollout-n1: plan_node: memoryManagerPolicy: unknown policy: "static"',
+        "rollout-n3: plan_node: kubelet_numa_platform: cannot detect the platform: none of",
     ]
     # One message per problem, nothing else.
     assert len(problems) == len(expected), problems

@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.server
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -121,4 +122,8 @@ def test_empty_intent_leaves_the_host_alone(collections_root, tmp_path):
     path.write_text(yaml.safe_dump(play))
     result = run_check(collections_root, tmp_path, path)
     assert result.returncode == 0, result.stdout
-    assert "changed=0" in result.stdout and "Discover" not in result.stdout
+    assert "changed=0" in result.stdout
+    # Every task of the role after its argument check is skipped: nothing is read on the host, nothing planned.
+    outcomes = re.findall(r"TASK \[numa\.kubelet\.kubelet_numa : (.+?)\] \**\n(\w+):", result.stdout)
+    assert ("Discover and plan the node", "skipping") in outcomes, result.stdout
+    assert [task for task, outcome in outcomes if outcome != "skipping" and not task.startswith("Validating arguments")] == [], outcomes

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 
 import pytest
 import yaml
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import PlanError, detect_platform, plan_host, reads
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import PlanError, detect_platform, detection_paths, discover, plan_host, reads
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 with open(os.path.join(REPO, "roles", "kubelet_numa", "defaults", "main.yml"), encoding="utf-8") as _handle:
@@ -207,3 +208,113 @@ def test_detection():
         detect_platform({"/var/lib/kubelet/config.yaml", "/etc/rancher/rke2"})
     with pytest.raises(PlanError, match="cannot detect the platform: none of"):
         detect_platform(set())
+
+
+class FakeNode:
+    """A node as discover() asks it: files on disk, units, an IMDS; every question is logged."""
+
+    def __init__(self, files=None, dirs=(), units=None, instance_type="m5.large", rke2_version="rke2 version v1.32.5+rke2r1 (abc)"):
+        self.files = dict(files or {})
+        self.dirs = set(dirs)
+        self.units = dict(units or {})
+        self._instance_type = instance_type
+        self._rke2_version = rke2_version
+        self.asked = []
+
+    def read(self, paths, dirs, topology):
+        self.asked.append(("read", list(paths), list(dirs), topology))
+        existing = [path for path in paths if path in self.files or path in self.dirs]
+        files = {path: self.files.get(path) for path in paths if path not in self.dirs}
+        for directory in dirs:
+            if directory in self.dirs:
+                existing.append(directory)
+                files.update({path: text for path, text in self.files.items() if posixpath.dirname(path) == directory})
+        found = {"files": files, "existing": existing,
+                 "attributes": {path: {"mode": "0644", "owner": "root", "group": "root"} for path in existing}}
+        if topology:
+            found["topology"] = TOPOLOGY
+        return found
+
+    def topology(self):
+        self.asked.append(("topology",))
+        return TOPOLOGY
+
+    def rke2_version(self):
+        self.asked.append(("rke2_version",))
+        return self._rke2_version
+
+    def unit_file_state(self, unit):
+        self.asked.append(("unit_file_state", unit))
+        return self.units.get(unit)
+
+    def instance_type(self):
+        self.asked.append(("instance_type",))
+        return self._instance_type
+
+
+def test_discover_kubeadm_reads_once_with_the_topology_and_what_the_caller_writes():
+    node = FakeNode({"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}, dirs={"/etc/kubernetes/kubelet.conf.d"})
+    facts, attributes = discover(dict(DEFAULTS, kubelet_numa_platform="kubeadm"), node, ["/run/numa-kubelet"])
+    assert node.asked == [("read", ["/var/lib/kubelet/config.yaml", "/var/lib/kubelet/kubeadm-flags.env", "/etc/default/kubelet",
+                                    "/var/lib/kubelet/memory_manager_state", "/var/lib/kubelet/cpu_manager_state", "/run/numa-kubelet"],
+                           ["/etc/kubernetes/kubelet.conf.d"], True)]
+    assert facts["platform"] == "kubeadm" and facts["numa_nodes"] == TOPOLOGY["numa_nodes"]
+    assert facts["files"]["/var/lib/kubelet/config.yaml"] == KUBEADM_MAIN and facts["files"]["/etc/default/kubelet"] is None
+    assert set(attributes) == {"/var/lib/kubelet/config.yaml", "/etc/kubernetes/kubelet.conf.d"}
+    assert plan_host(dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_config=INTENT), facts)["platform"] == "kubeadm"
+
+
+def test_discover_reads_the_drop_in_directory_a_config_dir_flag_names():
+    flags = 'KUBELET_KUBEADM_ARGS="--config-dir=/etc/kubelet-extra.d"\n'
+    node = FakeNode({"/var/lib/kubelet/config.yaml": KUBEADM_MAIN, "/var/lib/kubelet/kubeadm-flags.env": flags,
+                     "/etc/kubelet-extra.d/10-x.conf": "kind: KubeletConfiguration\n"}, dirs={"/etc/kubelet-extra.d"})
+    facts, attributes = discover(dict(DEFAULTS, kubelet_numa_platform="kubeadm"), node)
+    assert node.asked[1] == ("read", [], ["/etc/kubelet-extra.d"], False)
+    assert len(node.asked) == 2
+    assert facts["files"]["/etc/kubelet-extra.d/10-x.conf"] == "kind: KubeletConfiguration\n"
+    assert "/etc/kubelet-extra.d" in attributes
+
+
+def test_discover_detects_rke2_then_asks_its_version_and_enabled_service():
+    node = FakeNode({"/etc/rancher/rke2/config.yaml": "token: x\n"}, dirs={"/etc/rancher/rke2"},
+                    units={"rke2-server.service": "disabled", "rke2-agent.service": "enabled"})
+    facts, _attributes = discover(dict(DEFAULTS), node)
+    assert node.asked[0] == ("read", detection_paths(), [], False)
+    assert node.asked[1][0] == "read" and "/etc/rancher/rke2/config.yaml" in node.asked[1][1]
+    assert node.asked[2:] == [("rke2_version",), ("unit_file_state", "rke2-server.service"), ("unit_file_state", "rke2-agent.service")]
+    assert (facts["platform"], facts["rke2_role"], facts["rke2_version"]) == ("rke2", "agent", "rke2 version v1.32.5+rke2r1 (abc)")
+    node = FakeNode(dirs={"/etc/rancher/rke2"})
+    facts, _attributes = discover(dict(DEFAULTS, kubelet_numa_rke2_version="v1.31.9+rke2r1", kubelet_numa_rke2_role="server"), node)
+    assert [question[0] for question in node.asked] == ["read", "read"]
+    assert (facts["rke2_version"], facts["rke2_role"]) == ("", "")
+
+
+@pytest.mark.parametrize("variables, files, asks", [
+    ({}, {}, True),
+    ({"kubelet_numa_instance_type": "p4d.24xlarge"}, {}, False),
+    ({"kubelet_numa_max_pods": 110}, {}, False),
+    ({}, {"/etc/kubernetes/kubelet/config.json": "{}"}, False),
+])
+def test_discover_asks_the_instance_metadata_only_when_nothing_else_gives_kube_reserved(variables, files, asks):
+    node = FakeNode(files, dirs={"/etc/eks/nodeadm.d"})
+    facts, _attributes = discover(dict(DEFAULTS, kubelet_numa_platform="nodeadm", **variables), node)
+    assert (("instance_type",) in node.asked) is asks
+    assert facts["instance_type"] == ("m5.large" if asks else "")
+
+
+def test_discover_with_given_files_reads_nothing_but_the_topology_when_missing():
+    given = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}
+    node = FakeNode()
+    facts, attributes = discover(dict(DEFAULTS, kubelet_numa_node_files=given), node)
+    assert node.asked == [("topology",)]
+    assert (facts["platform"], facts["files"], attributes) == ("kubeadm", given, {})
+    node = FakeNode()
+    discover(dict(DEFAULTS, kubelet_numa_node_files=given, kubelet_numa_topology=TOPOLOGY), node)
+    assert node.asked == []
+
+
+def test_discover_refuses_an_undetectable_platform_before_reading_files():
+    node = FakeNode()
+    with pytest.raises(PlanError, match="cannot detect the platform: none of"):
+        discover(dict(DEFAULTS), node)
+    assert len(node.asked) == 1

@@ -1,0 +1,116 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Discover one node and plan it, in one task.
+
+The order of the reads and what each one depends on is the engine's (_plan.discover); this action only carries its
+questions to the node with the modules a task would use (numa.kubelet.node_files, numa.kubelet.numa_facts,
+ansible.builtin.systemd_service, ansible.builtin.uri) and `rke2 --version`. As one task it costs a host one turn
+where the steps as separate tasks cost about ten, most of them on the controller (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+from ansible.errors import AnsibleActionFail
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import discover, plan_host
+
+# As the RKE2 install script puts the binary (/usr/local/bin, or /usr/bin from the RPM), whatever the login PATH.
+RKE2_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+
+
+class _NodeFailure(Exception):
+    """A module or command on the node failed; its result becomes the task's."""
+
+    def __init__(self, result):
+        super().__init__(result.get("msg"))
+        self.result = result
+
+
+class _Node:
+    """The node as _plan.discover asks it, through the connection of the task."""
+
+    def __init__(self, action, task_vars, imds_url):
+        self._action = action
+        self._task_vars = task_vars
+        self._imds_url = imds_url
+
+    def _module(self, name, args, read_only_without_check_mode=False):
+        task = self._action._task
+        check_mode = task.check_mode
+        if read_only_without_check_mode:
+            # A read that a module without check-mode support would skip; the task form was `check_mode: false`.
+            task.check_mode = False
+        try:
+            result = self._action._execute_module(module_name=name, module_args=args, task_vars=self._task_vars)
+        finally:
+            task.check_mode = check_mode
+        if result.get("failed") or result.get("unreachable"):
+            raise _NodeFailure(result)
+        return result
+
+    def read(self, paths, dirs, topology):
+        return self._module("numa.kubelet.node_files", {"paths": list(paths), "dirs": list(dirs), "topology": topology})
+
+    def topology(self):
+        return self._module("numa.kubelet.numa_facts", {})["ansible_facts"]
+
+    def rke2_version(self):
+        result = self._action._low_level_execute_command("PATH=%s rke2 --version" % RKE2_PATH)
+        if result["rc"] != 0:
+            raise _NodeFailure({"failed": True, "rc": result["rc"], "stdout": result["stdout"], "stderr": result["stderr"],
+                                "msg": "plan_node: `rke2 --version` failed (rc %s): %s" % (result["rc"], result["stderr"].strip())})
+        return result["stdout"]
+
+    def unit_file_state(self, unit):
+        return (self._module("ansible.builtin.systemd_service", {"name": unit}).get("status") or {}).get("UnitFileState")
+
+    def instance_type(self):
+        url = self._imds_url
+        if not url:
+            raise _NodeFailure({"failed": True, "msg": "plan_node: kubelet_numa_imds_url is unset; it is needed to read the instance type"})
+        token = self._module("ansible.builtin.uri", {"url": url + "/latest/api/token", "method": "PUT", "return_content": True, "timeout": 5,
+                                                     "headers": {"X-aws-ec2-metadata-token-ttl-seconds": "60"}},
+                             read_only_without_check_mode=True)["content"]
+        return self._module("ansible.builtin.uri", {"url": url + "/latest/meta-data/instance-type", "return_content": True, "timeout": 5,
+                                                    "headers": {"X-aws-ec2-metadata-token": token}},
+                            read_only_without_check_mode=True)["content"].strip()
+
+
+class ActionModule(ActionBase):
+    """Discover the node (read-only) and plan its kubelet NUMA configuration."""
+
+    TRANSFERS_FILES = False
+    _supports_check_mode = True
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        variables = plain_data(args.get("variables"))
+        also_read = plain_data(args.get("also_read", []))
+        rke2_kubelet_arg = plain_data(args.get("rke2_kubelet_arg", []))
+        should_plan = args.get("plan", True)
+        if not isinstance(variables, dict):
+            raise AnsibleActionFail("plan_node: variables must be the host's kubelet_numa_* variables (a mapping), got %r" % (variables,))
+        if not isinstance(also_read, list) or not all(isinstance(path, str) for path in also_read):
+            raise AnsibleActionFail("plan_node: also_read must be a list of absolute paths, got %r" % (also_read,))
+        if not isinstance(should_plan, bool):
+            raise AnsibleActionFail("plan_node: plan must be true or false, got %r" % (should_plan,))
+        try:
+            facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), also_read)
+            facts["rke2_kubelet_arg"] = rke2_kubelet_arg or []
+            result.update(changed=False, discovered=facts, attributes=attributes)
+            if should_plan:
+                plan = plan_host(variables, facts)
+                result["plan"] = plan
+                if plan["warnings"]:
+                    result["warnings"] = list(plan["warnings"])
+        except KubeletConfigError as exc:
+            result.update(failed=True, msg="plan_node: %s" % exc, problems=exc.problems)
+        except _NodeFailure as exc:
+            result.update(exc.result)
+        finally:
+            self._remove_tmp_path(self._connection._shell.tmpdir)
+        return result

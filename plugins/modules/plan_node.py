@@ -1,0 +1,109 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+module: plan_node
+short_description: Discover a node and plan its kubelet NUMA configuration in one task
+version_added: 0.1.0
+description:
+  - The first step of the P(numa.kubelet.kubelet_numa#role) role, also run by the C(numa.kubelet.rollout),
+    C(numa.kubelet.verify) and C(numa.kubelet.render) playbooks. Read-only on the node.
+  - Reads what the plan needs, and nothing that a variable already gives. The platform's marker files when
+    C(kubelet_numa_platform) is unset; then, in one M(numa.kubelet.node_files) call, every file the kubelet of that
+    platform reads (main config, drop-ins, flag files, checkpoints) with the NUMA topology; on kubeadm, a drop-in
+    directory that only a C(--config-dir) flag in those files names; on RKE2 C(rke2 --version) and which of
+    C(rke2-server) or C(rke2-agent) is enabled (M(ansible.builtin.systemd_service)); on nodeadm, when neither
+    C(kubelet_numa_instance_type), C(kubelet_numa_max_pods) nor the base config gives kubeReserved, the instance type
+    from the instance metadata (IMDSv2, M(ansible.builtin.uri)).
+  - With C(kubelet_numa_node_files) set, no file is read on the node; with C(kubelet_numa_topology) set, no topology.
+  - Then plans the node with the same planning core as P(numa.kubelet.kubelet_numa_plan#filter) (the effective
+    kubelet config with the change in place, C(reservedMemory) and every check). A problem fails the task with one
+    line per problem and nothing on the node changes. The plan's warnings are shown as task warnings.
+author:
+  - numa.kubelet developers (!UNKNOWN)
+options:
+  variables:
+    description: The host's C(kubelet_numa_*) variables, with the role's defaults (see the role's argument spec).
+    type: dict
+    required: true
+  also_read:
+    description: Absolute paths read with the kubelet's files, for RV(discovered.files) and RV(attributes).
+    type: list
+    elements: path
+    default: []
+  rke2_kubelet_arg:
+    description: The C(rke2_kubelet_arg) of lablabs.rke2, which the plan refuses next to the handed-over options.
+    type: list
+    elements: str
+    default: []
+  plan:
+    description: Plan after discovering; V(false) discovers only.
+    type: bool
+    default: true
+attributes:
+  action:
+    support: full
+    description: Plans on the controller; reads the node through the task's connection.
+  check_mode:
+    support: full
+    description: Reads only; the same result in check mode.
+  diff_mode:
+    support: none
+    description: Changes nothing.
+"""
+
+EXAMPLES = r"""
+# The role passes every kubelet_numa_* variable (its defaults included). Here the topology and the node's files are
+# given, so nothing is read on the node; leave kubelet_numa_topology and kubelet_numa_node_files out on a real node.
+- name: Discover and plan a kubeadm node (read-only)
+  numa.kubelet.plan_node:
+    variables:
+      kubelet_numa_platform: kubeadm
+      kubelet_numa_config: {memoryManagerPolicy: Static, kubeReserved: {memory: 1Gi}}
+      kubelet_numa_reserved_memory_split: even
+      kubelet_numa_topology:
+        numa_nodes: [{id: 0, memory_bytes: 68719476736, cpus: [0, 1]}, {id: 1, memory_bytes: 68719476736, cpus: [2, 3]}]
+        numa_memory_capacity_bytes: 137438953472
+      kubelet_numa_node_files:
+        /var/lib/kubelet/config.yaml: "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+      kubelet_numa_kubelet_root_dir: /var/lib/kubelet
+      kubelet_numa_dropin_name: 50-numa-kubelet
+      kubelet_numa_kubeadm_config_file: /var/lib/kubelet/config.yaml
+      kubelet_numa_kubeadm_flags_file: /var/lib/kubelet/kubeadm-flags.env
+      kubelet_numa_kubeadm_extra_args_file: /etc/default/kubelet
+      kubelet_numa_kubeadm_config_dir: /etc/kubernetes/kubelet.conf.d
+  register: node
+
+- name: 1Gi + the kubelet's default 100Mi, split evenly
+  ansible.builtin.debug:
+    msg: "{{ node.plan.reserved_memory }}"
+  # [{"numaNode": 0, "limits": {"memory": "562Mi"}}, {"numaNode": 1, "limits": {"memory": "562Mi"}}]
+"""
+
+RETURN = r"""
+discovered:
+  description:
+    - What the plan was made from, the input of P(numa.kubelet.kubelet_numa_plan#filter)
+      (C(numa_nodes), C(numa_memory_capacity_bytes), C(platform), C(files) by absolute path with C(null) for a missing
+      file, C(rke2_version), C(rke2_role), C(instance_type), C(rke2_kubelet_arg)).
+  returned: always
+  type: dict
+attributes:
+  description: Mode, owner and group of every path read that exists, as M(numa.kubelet.node_files) returns them.
+  returned: always
+  type: dict
+plan:
+  description: The plan, as P(numa.kubelet.kubelet_numa_plan#filter) returns it.
+  returned: when O(plan=true)
+  type: dict
+problems:
+  description: One line per reason the node cannot be planned.
+  returned: failure
+  type: list
+  elements: str
+"""
