@@ -6,7 +6,8 @@
 - The API server: ../shared/apiserver/apiserver-up (or $NUMA_KUBELET_APISERVER), a real kube-apiserver v1.36.2 over
   etcd on loopback; kubectl is the real one.
 - The nodes: podman test hosts (localhost/numa-kubelet-testhost:bookworm) laid out by the STAND-IN helper
-  numa-standin-provision kubeadm; their kubelet is the kubelet STAND-IN (tests/hosts/README.md).
+  numa-standin-provision: two kubeadm nodes and an RKE2 1.32 agent, a mixed fleet as the rollout meets it (each
+  host's platform is detected); their kubelet is the kubelet STAND-IN (tests/hosts/README.md).
 - node-agent-standin (beside this file), a STAND-IN for what a kubelet tells the API server: it registers the
   Nodes, posts their addresses and kubelet port (so the API server's node proxy reaches the kubelet stand-in's
   /configz), posts Ready from the kubelet stand-in's unit and /healthz, and completes the deletion of evicted pods.
@@ -31,18 +32,31 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 IMAGE = "localhost/numa-kubelet-testhost:bookworm"
 HOSTS = ["rollout-n1", "rollout-n2", "rollout-n3"]
+# numa-standin-provision's layout per host, and what follows from it.
+LAYOUT = {"rollout-n1": "kubeadm", "rollout-n2": "kubeadm", "rollout-n3": "rke2-agent"}
+PLATFORM = {"kubeadm": "kubeadm", "rke2-agent": "rke2"}
+UNIT = {"kubeadm": "kubelet.service", "rke2-agent": "rke2-agent.service"}
+# The drop-in numa.kubelet writes: kubeadm's --config-dir, RKE2 1.32's kubelet.conf.d (KUBELET_FACTS.md section 4).
+DROPIN = {"kubeadm": "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf",
+          "rke2-agent": "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"}
 # The podman containers are named prefix + host (the hosts keep their names as inventory hosts, Nodes and hostnames),
 # so that two checkouts can run this stage on one machine at the same time.
 CONTAINER_PREFIX = os.environ.get("NUMA_KUBELET_TEST_CONTAINER_PREFIX", "")
-UNIT = "kubelet.service"
-DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
 STARTS = "/var/log/kubelet-standin/starts.jsonl"
 FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
 INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
           "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
-# What numa.kubelet writes on a kubeadm host, removed so that numa-standin-provision leaves the installer's state.
-ROLE_PATHS = ["/etc/kubernetes/kubelet.conf.d", "/etc/default/kubelet",
-              "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf", "/run/numa-kubelet", FAIL_MARKER]
+# What numa.kubelet writes on each layout, removed so that numa-standin-provision leaves the installer's state.
+ROLE_PATHS = {"kubeadm": [DROPIN["kubeadm"], "/etc/default/kubelet", "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf"],
+              "rke2-agent": [DROPIN["rke2-agent"], "/etc/systemd/system/rke2-agent.service.d/90-numa-kubelet-reboot-reset.conf"]}
+
+
+def dropin(host):
+    return DROPIN[LAYOUT[host]]
+
+
+def unit(host):
+    return UNIT[LAYOUT[host]]
 
 
 def apiserver_up_script():
@@ -101,7 +115,7 @@ class Fleet:
         self.agent_log = open(os.path.join(self.tmp, "node-agent.log"), "w")
         self.agent = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
-            + ["--node=%s=%s:%s" % (host, container(host), UNIT) for host in HOSTS], stdout=self.agent_log, stderr=subprocess.STDOUT, env=self.env)
+            + ["--node=%s=%s:%s" % (host, container(host), unit(host)) for host in HOSTS], stdout=self.agent_log, stderr=subprocess.STDOUT, env=self.env)
         self.wait_ready()
         self.write_inventory()
 
@@ -129,7 +143,8 @@ class Fleet:
             time.sleep(0.5)
 
     def provision(self, host):
-        self.sh(host, "rm -rf %s && systemctl daemon-reload && numa-standin-provision kubeadm" % " ".join(ROLE_PATHS))
+        self.sh(host, "rm -rf %s && systemctl daemon-reload && numa-standin-provision %s"
+                % (" ".join(ROLE_PATHS[LAYOUT[host]] + ["/run/numa-kubelet", FAIL_MARKER]), LAYOUT[host]))
 
     def reset(self):
         """Every host back to the installer's state, every Node schedulable and Ready, no test pods or PDBs."""
@@ -181,7 +196,7 @@ class Fleet:
     def snapshot(self, host):
         """Checksums of the kubelet's inputs and checkpoint, and the number of kubelet starts."""
         sums = self.sh(host, "cd / && for f in %s /var/lib/kubelet/config.yaml /var/lib/kubelet/memory_manager_state; do "
-                             "if [ -e \"$f\" ]; then sha256sum \"$f\"; else echo \"missing $f\"; fi; done" % " ".join(ROLE_PATHS[:3])).stdout
+                             "if [ -e \"$f\" ]; then sha256sum \"$f\"; else echo \"missing $f\"; fi; done" % " ".join(ROLE_PATHS[LAYOUT[host]])).stdout
         return {"files": sums, "starts": len(self.starts(host))}
 
     def write_inventory(self):

@@ -3,9 +3,12 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """numa.kubelet.rollout and numa.kubelet.verify on three test hosts registered with a real kube-apiserver.
 
-The tests share one fleet (conftest.py) and run in file order; each starts from fleet.reset() unless it says it
-builds on the previous one. Expected values are literals: 512Mi + 512Mi + the kubelet's 100Mi eviction default
-(kubeadm's config has no evictionHard) = 1124Mi = 1178599424 bytes on NUMA node 0 (the test hosts see one node).
+The tests share one fleet (conftest.py: rollout-n1 and rollout-n2 kubeadm, rollout-n3 an RKE2 1.32 agent) and run in
+file order; each starts from fleet.reset() unless it says it builds on the previous one. Expected values are
+literals, on NUMA node 0 (the test hosts see one node): on kubeadm 512Mi + 512Mi + the kubelet's 100Mi eviction
+default (kubeadm's config has no evictionHard) = 1124Mi = 1178599424 bytes; on RKE2 1.32, which runs the kubelet
+with --config-dir and no --config, so no default evictionHard and a memory term of 0 (docs/concepts.md),
+512Mi + 512Mi = 1Gi (as the engine writes it) = 1073741824 bytes.
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ import os
 
 import yaml
 
-from conftest import DROPIN, FAIL_MARKER, HOSTS
+from conftest import FAIL_MARKER, HOSTS, LAYOUT, PLATFORM, dropin
 
-RESERVED_BYTES = {"0": 1178599424}
-SPLIT = "0=1124Mi"
+RESERVED_BYTES = {"kubeadm": {"0": 1178599424}, "rke2-agent": {"0": 1073741824}}
+RESERVED = {"kubeadm": "1124Mi", "rke2-agent": "1Gi"}
+# With systemReserved 768Mi (CHANGED below).
+RESERVED_CHANGED = {"kubeadm": "1380Mi", "rke2-agent": "1280Mi"}
 CONFIGZ_MATCHES = ": files, memory_manager_state and /configz match the plan"
+# On a kubeadm host (rollout-n2).
 EXTRA_FLAG_DROPIN = "/etc/systemd/system/kubelet.service.d/95-test-extra-flag.conf"
 
 
@@ -70,6 +76,10 @@ def checkpoint(fleet, host):
     return json.loads(fleet.sh(host, "cat /var/lib/kubelet/memory_manager_state").stdout)
 
 
+def row(host, reserved, *result):
+    return [host, PLATFORM[LAYOUT[host]], "0=" + reserved[LAYOUT[host]]] + list(result)
+
+
 def reserved_in_checkpoint(state):
     return {node: machine["memoryMap"]["memory"]["systemReserved"] for node, machine in state["machineState"].items()}
 
@@ -99,11 +109,11 @@ def test_rollout_rolls_the_fleet_one_host_at_a_time_and_verify_passes(fleet):
     assert "cluster mode" in result.stdout
     rows = summary_rows(result.stdout)
     for host in HOSTS:
-        assert rows[host].split() == [host, "kubeadm", SPLIT, "applied,", "uncordoned"], rows
+        assert rows[host].split() == row(host, RESERVED, "applied,", "uncordoned"), rows
         assert not fleet.cordoned(host) and fleet.ready(host)
-        dropin = yaml.safe_load(fleet.sh(host, "cat " + DROPIN).stdout)
-        assert dropin["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]
-        assert reserved_in_checkpoint(checkpoint(fleet, host)) == RESERVED_BYTES
+        written = yaml.safe_load(fleet.sh(host, "cat " + dropin(host)).stdout)
+        assert written["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": RESERVED[LAYOUT[host]]}}]
+        assert reserved_in_checkpoint(checkpoint(fleet, host)) == RESERVED_BYTES[LAYOUT[host]]
         starts = fleet.starts(host)
         assert len(starts) == before[host] + 1 and starts[-1]["result"] == "started"
     # The drain evicted the pod; the node agent stand-in completed its deletion.
@@ -150,7 +160,7 @@ def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_
 
 def test_verify_names_the_host_and_field_that_drifted(fleet):
     # Builds on the rolled fleet of the previous test.
-    fleet.sh("rollout-n1", "sed -i 's/memory: 512Mi/memory: 600Mi/' " + DROPIN)
+    fleet.sh("rollout-n1", "sed -i 's/memory: 512Mi/memory: 600Mi/' " + dropin("rollout-n1"))
     state = checkpoint(fleet, "rollout-n3")
     state["machineState"]["0"]["memoryMap"]["memory"]["systemReserved"] = 1
     fleet.sh("rollout-n3", "cat > /var/lib/kubelet/memory_manager_state <<'EOF'\n%s\nEOF" % json.dumps(state))
@@ -158,9 +168,9 @@ def test_verify_names_the_host_and_field_that_drifted(fleet):
     assert result.returncode != 0
     out = result.stdout
     assert "numa.kubelet.verify: rollout-n1 drifted from the plan:" in out
-    assert DROPIN + ": kubeReserved is {'memory': '600Mi'} on the node, the plan {'memory': '512Mi'}" in out
+    assert dropin("rollout-n1") + ": kubeReserved is {'memory': '600Mi'} on the node, the plan {'memory': '512Mi'}" in out
     assert "numa.kubelet.verify: rollout-n3 drifted from the plan:" in out
-    assert "memory_manager_state reserves {'0': 1} bytes per NUMA node, the plan {'0': 1178599424}" in out
+    assert "memory_manager_state reserves {'0': 1} bytes per NUMA node, the plan {'0': 1073741824}" in out
     assert "rollout-n2: files and memory_manager_state match the plan (/configz not read)" in flat(out)
 
 
@@ -175,20 +185,20 @@ def changed_intent():
 def test_rollout_halts_at_a_failed_host_rolls_it_back_and_leaves_the_rest_untouched(fleet):
     # Builds on the rolled (and drifted) fleet: a changed intent restarts every host; the second one's kubelet start fails once.
     fleet.sh("rollout-n2", "touch " + FAIL_MARKER)
-    n2_dropin = fleet.sh("rollout-n2", "cat " + DROPIN).stdout
+    n2_dropin = fleet.sh("rollout-n2", "cat " + dropin("rollout-n2")).stdout
     n3_before = fleet.snapshot("rollout-n3")
     result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet), *changed_intent())
     assert result.returncode != 0
     rows = summary_rows(result.stdout)
-    assert rows["rollout-n1"].split() == ["rollout-n1", "kubeadm", "0=1380Mi", "applied,", "uncordoned"], rows
-    assert rows["rollout-n2"].split()[:4] == ["rollout-n2", "kubeadm", "0=1380Mi", "FAILED"], rows
+    assert rows["rollout-n1"].split() == row("rollout-n1", RESERVED_CHANGED, "applied,", "uncordoned"), rows
+    assert rows["rollout-n2"].split()[:4] == row("rollout-n2", RESERVED_CHANGED, "FAILED"), rows
     assert "rollout-n2 kubeadm 0=1380Mi FAILED at apply, rolled back by the role, left cordoned" in " ".join(result.stdout.split())
-    assert rows["rollout-n3"].split() == ["rollout-n3", "kubeadm", "0=1380Mi", "untouched", "(not", "reached)"], rows
+    assert rows["rollout-n3"].split() == row("rollout-n3", RESERVED_CHANGED, "untouched", "(not", "reached)"), rows
     assert "numa.kubelet.rollout halted at rollout-n2 (apply)" in result.stdout
     assert "forced failure" in result.stdout  # the kubelet's own last error, quoted
     # Host 2: the previous file is back, its kubelet runs the previous split, and it stays cordoned.
-    assert fleet.sh("rollout-n2", "cat " + DROPIN).stdout == n2_dropin
-    assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n2")) == RESERVED_BYTES
+    assert fleet.sh("rollout-n2", "cat " + dropin("rollout-n2")).stdout == n2_dropin
+    assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n2")) == RESERVED_BYTES["kubeadm"]
     assert fleet.cordoned("rollout-n2")
     # Host 3: not drained, no file changed, no kubelet start.
     assert fleet.snapshot("rollout-n3") == n3_before
@@ -224,8 +234,8 @@ def test_bad_input_is_refused_before_the_first_drain_one_line_per_problem(fleet,
     hosts = inventory["all"]["children"]["gpu_nodes"]["hosts"]
     # rollout-n2 is also in a second group that sets another split: Ansible would pick one by name order.
     inventory["all"]["children"]["big_memory"] = {"hosts": {"rollout-n2": {}}, "vars": {"kubelet_numa_reserved_memory_split": "first"}}
-    # rollout-n3 has no platform files and none is set; rollout-n1 asks for a policy in the wrong case.
-    fleet.sh("rollout-n3", "rm -f /var/lib/kubelet/config.yaml /var/lib/kubelet/kubeadm-flags.env")
+    # rollout-n3 has no platform files (its RKE2 ones removed) and none is set; rollout-n1 asks for a policy in the wrong case.
+    fleet.sh("rollout-n3", "rm -rf /etc/rancher/rke2 /usr/local/bin/rke2")
     hosts["rollout-n1"]["kubelet_numa_config"] = dict(CHANGED, memoryManagerPolicy="static")
     path = tmp_path / "inventory.yml"
     path.write_text(yaml.safe_dump(inventory))
@@ -262,5 +272,5 @@ def test_without_a_kubeconfig_it_runs_node_local_and_says_so(fleet):
     drain = result.stdout.split("TASK [Cordon and drain the node]")[1].split("TASK [")[0]
     assert "skipping: [rollout-n1]" in drain and not fleet.cordoned("rollout-n1")
     rows = summary_rows(result.stdout)
-    assert rows["rollout-n1"].split() == ["rollout-n1", "kubeadm", "0=1124Mi", "applied,", "node-local"], rows
-    assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n1")) == RESERVED_BYTES
+    assert rows["rollout-n1"].split() == row("rollout-n1", RESERVED, "applied,", "node-local"), rows
+    assert reserved_in_checkpoint(checkpoint(fleet, "rollout-n1")) == RESERVED_BYTES["kubeadm"]
