@@ -32,7 +32,7 @@ options:
     type: dict
     required: true
   also_read:
-    description: Absolute paths read with the kubelet's files, for RV(discovered.files) and RV(attributes).
+    description: Absolute paths read with the kubelet's files, for the C(files) of RV(discovered) and for RV(attributes).
     type: list
     elements: path
     default: []
