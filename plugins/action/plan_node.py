@@ -11,7 +11,6 @@ where the steps as separate tasks cost about ten, most of them on the controller
 
 from __future__ import annotations
 
-from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
@@ -87,22 +86,18 @@ class ActionModule(ActionBase):
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
-        args = self._task.args
-        variables = plain_data(args.get("variables"))
-        also_read = plain_data(args.get("also_read", []))
-        rke2_kubelet_arg = plain_data(args.get("rke2_kubelet_arg", []))
-        should_plan = args.get("plan", True)
-        if not isinstance(variables, dict):
-            raise AnsibleActionFail("plan_node: variables must be the host's kubelet_numa_* variables (a mapping), got %r" % (variables,))
-        if not isinstance(also_read, list) or not all(isinstance(path, str) for path in also_read):
-            raise AnsibleActionFail("plan_node: also_read must be a list of absolute paths, got %r" % (also_read,))
-        if not isinstance(should_plan, bool):
-            raise AnsibleActionFail("plan_node: plan must be true or false, got %r" % (should_plan,))
+        _validated, args = self.validate_argument_spec(argument_spec={
+            "variables": {"type": "dict", "required": True},
+            "also_read": {"type": "list", "elements": "path", "default": []},
+            "rke2_kubelet_arg": {"type": "list", "elements": "str", "default": []},
+            "plan": {"type": "bool", "default": True},
+        })
+        variables = plain_data(args["variables"])
         try:
-            facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), also_read)
-            facts["rke2_kubelet_arg"] = rke2_kubelet_arg or []
+            facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), plain_data(args["also_read"]))
+            facts["rke2_kubelet_arg"] = plain_data(args["rke2_kubelet_arg"])
             result.update(changed=False, discovered=facts, attributes=attributes)
-            if should_plan:
+            if args["plan"]:
                 plan = plan_host(variables, facts)
                 result["plan"] = plan
                 if plan["warnings"]:

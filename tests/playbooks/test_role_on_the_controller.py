@@ -127,3 +127,27 @@ def test_empty_intent_leaves_the_host_alone(collections_root, tmp_path):
     outcomes = re.findall(r"TASK \[numa\.kubelet\.kubelet_numa : (.+?)\] \**\n(\w+):", result.stdout)
     assert ("Discover and plan the node", "skipping") in outcomes, result.stdout
     assert [task for task, outcome in outcomes if outcome != "skipping" and not task.startswith("Validating arguments")] == [], outcomes
+
+
+def test_the_plans_warnings_are_shown_as_task_warnings(collections_root, tmp_path):
+    plan_file = tmp_path / "plan.json"
+    # No topologyManagerPolicy: the kubelet's default "none" admits pods whose memory spans NUMA nodes.
+    role_vars = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
+                 "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+                 "kubelet_numa_kubeadm_config_dir": str(tmp_path / "kubelet.conf.d"),
+                 "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env")}
+    result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
+    assert result.returncode == 0, result.stdout + result.stderr
+    output = " ".join((result.stdout + result.stderr).split())
+    assert '[WARNING]: topologyManagerPolicy "none" with memoryManagerPolicy "Static"' in output, output
+    assert json.loads(plan_file.read_text())["warnings"]
+
+
+def test_plan_node_refuses_arguments_of_the_wrong_type(collections_root, tmp_path):
+    play = [{"name": "Bad arguments", "hosts": "localhost", "gather_facts": False,
+             "tasks": [{"name": "Plan", "numa.kubelet.plan_node": {"variables": "kubeadm"}}]}]
+    path = tmp_path / "play.yml"
+    path.write_text(yaml.safe_dump(play))
+    result = run_check(collections_root, tmp_path, path)
+    assert result.returncode == 2
+    assert "argument 'variables' is of type str and we were unable to convert to dict" in result.stdout, result.stdout
