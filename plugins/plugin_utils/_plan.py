@@ -758,13 +758,11 @@ def reads(variables, existing=None, files=None):
     """
     variables = dict(variables or {})
     platform = variables.get("kubelet_numa_platform") or None
-    if platform is None and existing is None:
-        return {"platform": None, "files": [], "dirs": [], "detection_paths": detection_paths()}
     if platform is None:
-        platform = detect_platform(set(existing))
+        platform = detect_platform(set(existing or ()))
     elif platform not in PLATFORMS:
         raise PlanError(["kubelet_numa_platform: %r is not one of %s" % (platform, ", ".join(PLATFORMS))])
-    return dict(paths_to_read(variables, platform, files), platform=platform, detection_paths=detection_paths())
+    return dict(paths_to_read(variables, platform, files), platform=platform)
 
 
 def discover(variables, node, extra_paths=()):
