@@ -135,6 +135,24 @@ def test_rollout_rolls_the_fleet_one_host_at_a_time_and_verify_passes(fleet):
     assert "/configz NOT read" not in verify.stdout
 
 
+def test_render_of_the_rolled_fleet_is_byte_for_byte_what_the_role_wrote(fleet, tmp_path):
+    # Builds on the rolled fleet of the previous test, read-only. numa.kubelet.render discovers each host (it has no
+    # kubelet_numa_topology) and renders, on the controller, what the role would write: after the roll, exactly what
+    # the role did write, on kubeadm and RKE2 alike, with nothing left to restart.
+    before = {host: fleet.snapshot(host) for host in HOSTS}
+    out = tmp_path / "render"
+    result = fleet.playbook("numa.kubelet.render", "-e", "kubelet_numa_render_dir=%s" % out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for host in HOSTS:
+        rendered = {"/" + str(path.relative_to(out / host)): path.read_text()
+                    for path in (out / host).rglob("*") if path.is_file() and path.name != "plan.json"}
+        assert dropin(host) in rendered, sorted(rendered)
+        for path, text in rendered.items():
+            assert fleet.sh(host, "cat " + path).stdout == text, (host, path)
+        assert json.loads((out / host / "plan.json").read_text())["restart"] == "none", host
+        assert fleet.snapshot(host) == before[host], host
+
+
 def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_differs_in(fleet):
     # Builds on the rolled fleet of the previous test and leaves it as it was. rollout-n2's kubelet is restarted with
     # an extra flag from a systemd drop-in, which no file numa.kubelet plans from carries: its files and its
