@@ -73,6 +73,12 @@ def role_play(tmp_path, role_vars, plan_file):
     return path
 
 
+def tasks_play(tmp_path, name, tasks):
+    path = tmp_path / "play.yml"
+    path.write_text(yaml.safe_dump([{"name": name, "hosts": "localhost", "gather_facts": False, "tasks": tasks}]))
+    return path
+
+
 def run_check(collections_path, tmp_path, playbook):
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_path), ANSIBLE_HOME=str(tmp_path / "ansible-home"),
                ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"), ANSIBLE_NOCOLOR="1")
@@ -116,10 +122,7 @@ def test_an_undetectable_platform_fails_the_host_in_planning(collections_root, t
 
 
 def test_empty_intent_leaves_the_host_alone(collections_root, tmp_path):
-    play = [{"name": "No intent", "hosts": "localhost", "gather_facts": False,
-             "tasks": [{"name": "The role", "ansible.builtin.include_role": {"name": "numa.kubelet.kubelet_numa"}}]}]
-    path = tmp_path / "play.yml"
-    path.write_text(yaml.safe_dump(play))
+    path = tasks_play(tmp_path, "No intent", [{"name": "The role", "ansible.builtin.include_role": {"name": "numa.kubelet.kubelet_numa"}}])
     result = run_check(collections_root, tmp_path, path)
     assert result.returncode == 0, result.stdout
     assert "changed=0" in result.stdout
@@ -144,10 +147,7 @@ def test_the_plans_warnings_are_shown_as_task_warnings(collections_root, tmp_pat
 
 
 def test_plan_node_refuses_arguments_of_the_wrong_type(collections_root, tmp_path):
-    play = [{"name": "Bad arguments", "hosts": "localhost", "gather_facts": False,
-             "tasks": [{"name": "Plan", "numa.kubelet.plan_node": {"variables": "kubeadm"}}]}]
-    path = tmp_path / "play.yml"
-    path.write_text(yaml.safe_dump(play))
+    path = tasks_play(tmp_path, "Bad arguments", [{"name": "Plan", "numa.kubelet.plan_node": {"variables": "kubeadm"}}])
     result = run_check(collections_root, tmp_path, path)
     assert result.returncode == 2
     assert "argument 'variables' is of type str and we were unable to convert to dict" in result.stdout, result.stdout
