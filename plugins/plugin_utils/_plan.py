@@ -765,14 +765,14 @@ def reads(variables, existing=None, files=None):
     return dict(paths_to_read(variables, platform, files), platform=platform)
 
 
-def discover(variables, node, extra_paths=()):
+def discover(variables, node, also_read=()):
     """Everything plan_host needs from one node, read through `node` in as few round trips as the platform allows.
 
     node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
     "topology" when asked), topology() like numa.kubelet.numa_facts, rke2_version() (`rke2 --version`),
     unit_file_state(unit) (systemd's UnitFileState, None when unknown) and instance_type() (IMDSv2). Nothing is read
     that a variable already gives: kubelet_numa_node_files replaces every file read, kubelet_numa_topology the
-    topology, kubelet_numa_platform the detection, and so on. extra_paths are read with the files (what the caller
+    topology, kubelet_numa_platform the detection, and so on. also_read paths are read with the files (what the caller
     writes besides the plan's files). Returns (facts, attributes): the facts for plan_host and the mode, owner and
     group of every path read. Raises PlanError when the platform cannot be told.
     """
@@ -789,7 +789,7 @@ def discover(variables, node, extra_paths=()):
     else:
         existing = None if variables.get("kubelet_numa_platform") else node.read(detection_paths(), [], False)["existing"]
         todo = reads(variables, existing)
-        found = node.read(todo["files"] + [path for path in extra_paths if path not in todo["files"]], todo["dirs"], wants_topology)
+        found = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology)
         files, attributes, topology = dict(found["files"]), dict(found["attributes"]), found.get("topology") or {}
         # A kubeadm --config-dir flag names its drop-in directory only in the files just read.
         more = [path for path in reads(variables, existing, files)["dirs"] if path not in todo["dirs"]]
