@@ -19,9 +19,17 @@ import yaml
 from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.text.converters import to_text
 from ansible.plugins.action import ActionBase
-from ansible.template import generate_ansible_template_vars, trust_as_template
+from ansible.release import __version__ as ansible_version
+from ansible.template import generate_ansible_template_vars
+
+try:
+    from ansible.template import trust_as_template
+except ImportError:  # ansible-core < 2.19 has no data tagging: every string given to the templar is a template.
+    def trust_as_template(source):
+        return source
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
+from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 
 _ROLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "roles", "kubelet_numa")
@@ -38,6 +46,10 @@ class ActionModule(ActionBase):
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
+        too_old = too_old_message(ansible_version)
+        if too_old:
+            result.update(failed=True, msg=too_old)
+            return result
         args = self._task.args
         hosts = args.get("hosts") or []
         dest = args.get("dest")
@@ -49,13 +61,14 @@ class ActionModule(ActionBase):
             defaults = yaml.safe_load(handle)
         templates = {}
         hostvars = task_vars["hostvars"]
-        rendered, failed, needs_discovery, skipped = {}, {}, [], []
+        # Not "skipped": ansible-core reserves that result key for a boolean.
+        rendered, failed, needs_discovery, unconfigured = {}, {}, [], []
         for host in hosts:
             host_vars = hostvars[host]
             variables = dict(defaults)
             variables.update({name: host_vars[name] for name in host_vars if str(name).startswith(_PREFIX)})
             if not variables.get("kubelet_numa_config"):
-                skipped.append(host)
+                unconfigured.append(host)
                 continue
             discovered = variables.pop("kubelet_numa_discovered", None)
             if not variables.get("kubelet_numa_topology") and discovered is None:
@@ -87,7 +100,8 @@ class ActionModule(ActionBase):
                     with open(target, "w", encoding="utf-8") as handle:
                         handle.write(text)
             rendered[host] = sorted(outputs)
-        result.update(changed=bool(rendered), rendered=rendered, failed_hosts=failed, needs_discovery=needs_discovery, skipped=skipped)
+        result.update(changed=bool(rendered), rendered=rendered, failed_hosts=failed, needs_discovery=needs_discovery,
+                      unconfigured_hosts=unconfigured)
         return result
 
     def _render(self, templates, entry, variables):

@@ -12,8 +12,10 @@ where the steps as separate tasks cost about ten, most of them on the controller
 from __future__ import annotations
 
 from ansible.plugins.action import ActionBase
+from ansible.release import __version__ as ansible_version
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
+from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import discover, plan_host
 
 # As the RKE2 install script puts the binary (/usr/local/bin, or /usr/bin from the RPM), whatever the login PATH.
@@ -86,6 +88,10 @@ class ActionModule(ActionBase):
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
+        too_old = too_old_message(ansible_version)
+        if too_old:
+            result.update(failed=True, msg=too_old)
+            return result
         _validated, args = self.validate_argument_spec(argument_spec={
             "variables": {"type": "dict", "required": True},
             "also_read": {"type": "list", "elements": "path", "default": []},
