@@ -18,6 +18,18 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._config import Kubele
 from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import discover, plan_host
 
+# Inputs that stand in for the node (numa.kubelet.render, check mode): a real run must read the node itself, or a
+# leftover group variable would plan and write another machine's topology or files.
+RENDER_ONLY = ("kubelet_numa_topology", "kubelet_numa_node_files")
+
+
+def render_only_message(host, given):
+    """The refusal of render-only inputs on a run that changes the node."""
+    return ("%s: %s %s for numa.kubelet.render and check mode only: a run that changes the node reads its own NUMA topology "
+            "and kubelet files. Remove %s from this host's variables (or run numa.kubelet.render, or --check)"
+            % (host, " and ".join(given), "is" if len(given) == 1 else "are", " and ".join(given)))
+
+
 # As the RKE2 install script puts the binary (/usr/local/bin, or /usr/bin from the RPM), whatever the login PATH.
 RKE2_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
 
@@ -99,6 +111,10 @@ class ActionModule(ActionBase):
             "plan": {"type": "bool", "default": True},
         })
         variables = plain_data(args["variables"])
+        given = [name for name in RENDER_ONLY if variables.get(name)]
+        if args["plan"] and given and not self._task.check_mode:
+            result.update(failed=True, msg=render_only_message(task_vars.get("inventory_hostname"), given))
+            return result
         try:
             facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), plain_data(args["also_read"]))
             facts["rke2_kubelet_arg"] = plain_data(args["rke2_kubelet_arg"])

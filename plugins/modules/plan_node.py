@@ -21,6 +21,8 @@ description:
     C(kubelet_numa_instance_type), C(kubelet_numa_max_pods) nor the base config gives kubeReserved, the instance type
     from the instance metadata (IMDSv2, M(ansible.builtin.uri)).
   - With C(kubelet_numa_node_files) set, no file is read on the node; with C(kubelet_numa_topology) set, no topology.
+    Both are inputs for the C(numa.kubelet.render) playbook and check mode; with O(plan=true) outside check mode the task
+    fails, naming the host and the variables to remove, before anything is read.
   - Then plans the node with the same planning core as P(numa.kubelet.kubelet_numa_plan#filter) (the effective
     kubelet config with the change in place, C(reservedMemory) and every check). A problem fails the task with one
     line per problem and nothing on the node changes. The plan's warnings are shown as task warnings.
