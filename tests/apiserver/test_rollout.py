@@ -153,6 +153,27 @@ def test_render_of_the_rolled_fleet_is_byte_for_byte_what_the_role_wrote(fleet, 
         assert fleet.snapshot(host) == before[host], host
 
 
+def test_a_second_rollout_drains_no_converged_node(fleet):
+    # Builds on the rolled fleet and leaves it as it was: every node already has what the role would write, so none
+    # is cordoned, drained (a running pod stays) or restarted.
+    before = {host: fleet.snapshot(host) for host in HOSTS}
+    add_pod(fleet, "rollout-n1", "stays", running=True)
+    try:
+        result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet))
+        assert result.returncode == 0, result.stdout + result.stderr
+        rows = summary_rows(result.stdout)
+        for host in HOSTS:
+            assert rows[host].split() == row(host, RESERVED, "applied,", "already", "converged,", "not", "drained"), rows
+            assert fleet.snapshot(host) == before[host], host
+            assert not fleet.cordoned(host)
+        for task in ("Cordon and drain the node", "Wait until the Node is Ready", "Uncordon the node"):
+            section = result.stdout.split("TASK [%s]" % task)[1].split("TASK [")[0]
+            assert [line for line in section.splitlines() if line.startswith(("ok:", "changed:", "fatal:"))] == [], section
+        assert pods_on(fleet, "rollout-n1") == ["pod/stays"]
+    finally:
+        fleet.kubectl("delete", "pod", "stays", "--namespace=rollout-test", "--force", "--grace-period=0", check=False)
+
+
 def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_differs_in(fleet):
     # Builds on the rolled fleet of the previous test and leaves it as it was. rollout-n2's kubelet is restarted with
     # an extra flag from a systemd drop-in, which no file numa.kubelet plans from carries: its files and its
@@ -282,9 +303,21 @@ def test_bad_input_is_refused_before_the_first_drain_one_line_per_problem(fleet,
         assert fleet.snapshot(host) == before[host], host
 
 
+def test_without_a_kubeconfig_it_refuses_unless_node_local_is_asked_for(fleet):
+    fleet.reset()
+    before = {host: fleet.snapshot(host) for host in HOSTS}
+    refused = fleet.playbook("numa.kubelet.rollout")
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert ("numa.kubelet.rollout refused; nothing was drained or changed: kubelet_numa_rollout_kubeconfig is not set"
+            in flat(refused.stdout)), refused.stdout
+    assert "TASK [Discover and plan the node]" not in refused.stdout
+    for host in HOSTS:
+        assert fleet.snapshot(host) == before[host], host
+
+
 def test_without_a_kubeconfig_it_runs_node_local_and_says_so(fleet):
     fleet.reset()
-    result = fleet.playbook("numa.kubelet.rollout", "--limit", "rollout-n1")
+    result = fleet.playbook("numa.kubelet.rollout", "--limit", "rollout-n1", "-e", "kubelet_numa_rollout_node_local=true")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "*** NODE-LOCAL MODE: no kubelet_numa_rollout_kubeconfig is set. ***" in result.stdout
     drain = result.stdout.split("TASK [Cordon and drain the node]")[1].split("TASK [")[0]
