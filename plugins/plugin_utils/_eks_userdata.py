@@ -8,16 +8,18 @@ writes on a node is rendered here, ahead of time, into what the node reads at bo
 same engine as a node (_plan.plan_host for AL2023, the same _split/_validation calls for AL2), on the kubelet config
 the node will really run with:
 
-AL2023 (nodeadm). nodeadm merges the user data's NodeConfig parts in MIME order, key by key, the last part winning
-(awslabs/amazon-eks-ami nodeadm/doc/examples.md, "Merging multiple configuration objects"), into the drop-in
-config.json.d/40-nodeadm.conf over its base config.json (kubeReserved from the maxPods formula, _eks). Karpenter
-(karpenter.k8s.aws/v1) puts the EC2NodeClass spec.userData parts FIRST and its own generated NodeConfig LAST:
-aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/nodeadm.go at 5b9c60808ca18321363bcefb66e0d257af147011,
-``mime.Archive(append(customEntries, mime.Entry{ContentType: mime.ContentTypeNodeConfig, ...}))``; that NodeConfig's
-kubelet config is spec.kubelet marshalled as JSON (generateInlineKubeletConfiguration), so a kubeReserved,
-systemReserved or evictionHard set there wins over the user data. (Older Karpenter, e.g. at 06dbc6e0, put its own part
-first; this module targets v1.) The plan therefore merges ours, then Karpenter's, exactly as nodeadm merges
-/etc/eks/nodeadm.d files in lexical order (_plan._plan_nodeadm): reservedMemory is computed for what wins.
+AL2023 (nodeadm). nodeadm builds its NodeConfig at boot from the user data's NodeConfig parts in MIME order, then
+/etc/eks/nodeadm.d, key by key, the last part winning (_eks_nodeadm), into the drop-in config.json.d/40-nodeadm.conf
+over its base config.json (kubeReserved from the maxPods formula, _eks). Karpenter v1.0 and later
+(karpenter.k8s.aws/v1) put the EC2NodeClass spec.userData parts FIRST and their own generated NodeConfig LAST
+(aws/karpenter-provider-aws pull 6664, first released in v1.0.0; pkg/providers/amifamily/bootstrap/nodeadm.go,
+``mime.Archive(append(customEntries, mime.Entry{ContentType: mime.ContentTypeNodeConfig, ...}))``); that NodeConfig's
+kubelet config is spec.kubelet, so a kubeReserved, systemReserved or evictionHard set there wins over the user data.
+Before v1.0 Karpenter's part came first: not covered. The plan is the node's: base, our part, Karpenter's part
+(_plan_al2023), and reservedMemory is computed for what wins. Karpenter schedules with spec.kubelet's kubeReserved,
+systemReserved and evictionHard memory, or else its own formula (pkg/providers/instancetype/types.go), so the node's
+values are written there (_karpenter_view): its overhead is then what the node reserves. Launch templates without
+Karpenter get the user data only, with a complete cluster unless another part supplies it.
 
 AL2 (bootstrap.sh, end of life). awslabs/amazon-eks-ami templates/al2/runtime/bootstrap.sh (read at
 9e910f8743d16ac4704092ac54766fc84d375c53) writes into /etc/kubernetes/kubelet/kubelet-config.json
