@@ -726,6 +726,10 @@ def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, p
             problems.append("kubelet_numa_nodeadm_user_data_path: %s does not exist on the node (or is not readable)" % path)
             return [], None
         text, origin = files[path], path
+    elif not text and facts.get("nodeadm_user_data") is not None:
+        text, origin = facts["nodeadm_user_data"], "the instance's user data (IMDS)"
+        if not text:
+            return [], None  # the instance has no user data: nodeadm reads none
     else:
         origin = "kubelet_numa_nodeadm_user_data"
     if text:
@@ -740,7 +744,8 @@ def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, p
             return [], None
     # Not given: what the drop-in holds beyond the nodeadm.d files can only have come from the user data.
     inferred = _not_set_by({key: value for key, value in current_dropin.items() if key not in ("apiVersion", "kind")}, nodeadm_d_now)
-    assumption = ("the node's user data was not given (kubelet_numa_nodeadm_user_data or kubelet_numa_nodeadm_user_data_path), so the "
+    assumption = ("the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
+                  "kubelet_numa_nodeadm_user_data_from_imds), so the "
                   "plan assumes its kubelet settings are those of the current %s that no /etc/eks/nodeadm.d file sets: %s; a user data "
                   "value that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"
                   % (NODEADM_DROPIN, ", ".join(sorted(inferred)) or "none"))
@@ -820,7 +825,8 @@ def discover(variables, node, also_read=()):
 
     node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
     "topology" when asked), topology() like numa.kubelet.numa_facts, rke2_version() (`rke2 --version`),
-    unit_file_state(unit) (systemd's UnitFileState, None when unknown) and instance_type() (IMDSv2). Nothing is read
+    unit_file_state(unit) (systemd's UnitFileState, None when unknown), instance_type() and user_data() (IMDSv2; the
+    user data is "" when the instance has none). Nothing is read
     that a variable already gives: kubelet_numa_node_files replaces every file read, kubelet_numa_topology the
     topology, kubelet_numa_platform the detection, and so on. also_read paths are read with the files (what the caller
     writes besides the plan's files). Returns (facts, attributes): the facts for plan_host and the mode, owner and
@@ -857,10 +863,15 @@ def discover(variables, node, also_read=()):
             # The service the RKE2 installer enabled on this node; a server also runs an agent's kubelet.
             facts["rke2_role"] = next((role for role in RKE2_ROLES
                                        if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), "")
-    elif (platform == "nodeadm" and not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
-          and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
-        # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
-        facts["instance_type"] = node.instance_type()
+    elif platform == "nodeadm":
+        if (not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
+                and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
+            # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
+            facts["instance_type"] = node.instance_type()
+        if (variables.get("kubelet_numa_nodeadm_user_data_from_imds") and not variables.get("kubelet_numa_nodeadm_user_data")
+                and not variables.get("kubelet_numa_nodeadm_user_data_path")):
+            # What nodeadm itself reads at boot (its user data provider asks IMDS): the plan is then exact.
+            facts["nodeadm_user_data"] = node.user_data()
     return facts, attributes
 
 

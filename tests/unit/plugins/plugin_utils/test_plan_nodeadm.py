@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._allocatable import memory_reservation
-from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import PlanError, plan_host, reads
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import PlanError, discover, plan_host, reads
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_plan import DEFAULTS, TOPOLOGY
 
 OURS = "/etc/eks/nodeadm.d/50-numa-kubelet.yaml"
@@ -93,8 +93,8 @@ def test_removing_a_setting_from_the_intent_is_planned_as_nodeadm_rebuilds_it():
     inferred = plan(files)
     assert inferred["kubelet_config"] == exact["kubelet_config"] and inferred["restart"] == "reset"
     assert inferred["warnings"] == [
-        "the node's user data was not given (kubelet_numa_nodeadm_user_data or kubelet_numa_nodeadm_user_data_path), so the plan assumes its "
-        "kubelet settings are those of the current 40-nodeadm.conf that no /etc/eks/nodeadm.d file sets: kubeReserved; a user data value "
+        "the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
+        "kubelet_numa_nodeadm_user_data_from_imds), so the plan assumes its kubelet settings are those of the current 40-nodeadm.conf that no /etc/eks/nodeadm.d file sets: kubeReserved; a user data value "
         "that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"]
 
 
@@ -150,3 +150,44 @@ def test_only_the_first_document_of_a_nodeadm_d_file_counts_and_only_config_suff
 def test_what_nodeadm_would_fail_on_or_override_is_refused(files, variables, phrase):
     found = problems(dict({BASE: BASE_CONFIG}, **files), OLD_INTENT, **variables)
     assert any(phrase in problem for problem in found), found
+
+
+class _Node:
+    """What discover() asks a nodeadm node: its files, and IMDS."""
+
+    def __init__(self, files, user_data):
+        self.files, self._user_data, self.asked = files, user_data, []
+
+    def read(self, paths, dirs, topology):
+        files = {path: self.files.get(path) for path in paths}
+        for directory in dirs:
+            files.update({path: text for path, text in self.files.items() if path.startswith(directory + "/")})
+        return {"files": files, "existing": [path for path in files if files[path] is not None], "attributes": {}}
+
+    def instance_type(self):
+        self.asked.append("instance_type")
+        return "m5.large"
+
+    def user_data(self):
+        self.asked.append("user_data")
+        return self._user_data
+
+
+@pytest.mark.parametrize("variables, asks", [
+    ({}, False),
+    ({"kubelet_numa_nodeadm_user_data_from_imds": True}, True),
+    ({"kubelet_numa_nodeadm_user_data_from_imds": True, "kubelet_numa_nodeadm_user_data": USER_DATA}, False),
+])
+def test_the_user_data_from_imds_as_nodeadm_reads_it(variables, asks):
+    files, applied = booted_with(NEW_INTENT)
+    node = _Node(files, USER_DATA)
+    merged = dict(DEFAULTS, kubelet_numa_platform="nodeadm", kubelet_numa_topology=TOPOLOGY, kubelet_numa_config=NEW_INTENT, **variables)
+    facts, _attributes = discover(merged, node)
+    assert ("user_data" in node.asked) is asks and "instance_type" not in node.asked  # the base config.json gives kubeReserved
+    result = plan_host(merged, facts)
+    assert result["kubelet_config"] == applied["kubelet_config"]
+    assert (result["warnings"] == []) is (asks or "kubelet_numa_nodeadm_user_data" in variables)
+    if asks:
+        # An instance without user data (IMDS 404): nodeadm reads none.
+        facts["nodeadm_user_data"] = ""
+        assert "kubeReserved" not in plan_host(merged, facts)["kubelet_inputs"]["dropins"][0]["content"]
