@@ -90,16 +90,20 @@ def run_check(collections_path, tmp_path, playbook):
                            "--check", "--diff", str(playbook)], env=env, capture_output=True, text=True, check=False, timeout=300)
 
 
-def test_nodeadm_reads_the_instance_type_from_imdsv2(collections_root, tmp_path, imds):
-    plan_file = tmp_path / "plan.json"
-    # No nodeadm base config on this machine, so kubeReserved comes from nodeadm's formula for the instance type.
-    role_vars = {"kubelet_numa_platform": "nodeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_imds_url": imds,
+def nodeadm_role_vars(tmp_path, imds, **extra):
+    """A nodeadm node laid out under tmp_path, with no nodeadm base config: kubeReserved comes from nodeadm's formula."""
+    return dict({"kubelet_numa_platform": "nodeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_imds_url": imds,
                  "kubelet_numa_nodeadm_kubelet_config": str(tmp_path / "no-such-config.json"),
                  "kubelet_numa_nodeadm_config_dir": str(tmp_path / "nodeadm.d"),
                  "kubelet_numa_nodeadm_kubelet_dropin_dir": str(tmp_path / "config.json.d"),
                  "kubelet_numa_nodeadm_kubelet_environment": str(tmp_path / "environment"),
                  "kubelet_numa_kubelet_root_dir": str(tmp_path / "kubelet"),
-                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}}
+                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}}, **extra)
+
+
+def test_nodeadm_reads_the_instance_type_from_imdsv2(collections_root, tmp_path, imds):
+    plan_file = tmp_path / "plan.json"
+    role_vars = nodeadm_role_vars(tmp_path, imds)
     result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
     assert result.returncode == 0, result.stdout + result.stderr
     plan = json.loads(plan_file.read_text())
@@ -119,14 +123,7 @@ def test_nodeadm_reads_the_user_data_from_imdsv2(collections_root, tmp_path, imd
                        "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      kubeReserved:\n"
                        "        memory: 8Gi\n--//--\n")
     plan_file = tmp_path / "plan.json"
-    role_vars = {"kubelet_numa_platform": "nodeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_imds_url": imds,
-                 "kubelet_numa_nodeadm_user_data_from_imds": True, "kubelet_numa_instance_type": "p4d.24xlarge",
-                 "kubelet_numa_nodeadm_kubelet_config": str(tmp_path / "no-such-config.json"),
-                 "kubelet_numa_nodeadm_config_dir": str(tmp_path / "nodeadm.d"),
-                 "kubelet_numa_nodeadm_kubelet_dropin_dir": str(tmp_path / "config.json.d"),
-                 "kubelet_numa_nodeadm_kubelet_environment": str(tmp_path / "environment"),
-                 "kubelet_numa_kubelet_root_dir": str(tmp_path / "kubelet"),
-                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}}
+    role_vars = nodeadm_role_vars(tmp_path, imds, kubelet_numa_nodeadm_user_data_from_imds=True, kubelet_numa_instance_type="p4d.24xlarge")
     result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
     assert result.returncode == 0, result.stdout + result.stderr
     plan = json.loads(plan_file.read_text())
