@@ -35,7 +35,8 @@ def test_eks_al2_kubelet_extra_args():
 @pytest.mark.parametrize("name, call, message", [
     ("eks_userdata", lambda: eks_userdata([dict(M5_KARPENTER, instance_type="m9.huge")]),
      "eks_userdata: node_classes[0] (m5): unknown EC2 instance type 'm9.huge'"),
-    ("eks_userdata", lambda: eks_userdata([M5_KARPENTER, dict(M5_KARPENTER, split="halves")]), "eks_userdata: node_classes[1] (m5): name 'm5' is used by another"),
+    ("eks_userdata", lambda: eks_userdata([M5_KARPENTER, dict(M5_KARPENTER, split="halves")]),
+     "eks_userdata: node_classes[1] (m5): name 'm5' is used by another"),
     ("eks_al2_kubelet_extra_args", lambda: eks_al2_kubelet_extra_args(dict(M5, instance_type=None, max_pods=-3)),
      "eks_al2_kubelet_extra_args: node_classes[0] (m5): max_pods must be a positive integer"),
     ("eks_al2_kubelet_extra_args", lambda: eks_al2_kubelet_extra_args("m5"), "eks_al2_kubelet_extra_args: node class: 'm5' must be a mapping"),

@@ -219,7 +219,7 @@ def test_al2_extra_args_carry_bootstrap_sh_keys_and_escape_percent():
 def test_al2_formula_and_filter_entry_point():
     # bootstrap.sh: kubeReserved 574Mi (maxPods 29) + evictionHard 100Mi, no systemReserved.
     assert al2_kubelet_extra_args(node_class(ami_family="AL2")) == ("--memory-manager-policy=Static --topology-manager-policy=single-numa-node "
-                                                    "--reserved-memory=0:memory=337Mi;1:memory=337Mi")
+                                                                    "--reserved-memory=0:memory=337Mi;1:memory=337Mi")
     assert al2_kubelet_extra_args(node_class(ami_family="AL2", instance_type=None, max_pods=110, split="first")).endswith(
         "--reserved-memory=0:memory=1565Mi")  # 11*110+255 = 1465Mi, + 100Mi
 

@@ -94,7 +94,8 @@ def test_removing_a_setting_from_the_intent_is_planned_as_nodeadm_rebuilds_it():
     assert inferred["kubelet_config"] == exact["kubelet_config"] and inferred["restart"] == "reset"
     assert inferred["warnings"] == [
         "the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
-        "kubelet_numa_nodeadm_user_data_from_imds), so the plan assumes its kubelet settings are those of the current 40-nodeadm.conf that no /etc/eks/nodeadm.d file sets: kubeReserved; a user data value "
+        "kubelet_numa_nodeadm_user_data_from_imds), so the plan assumes its kubelet settings are those of the current 40-nodeadm.conf "
+        "that no /etc/eks/nodeadm.d file sets: kubeReserved; a user data value "
         "that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"]
 
 
@@ -142,7 +143,8 @@ def test_only_the_first_document_of_a_nodeadm_d_file_counts_and_only_config_suff
     ({"/etc/eks/nodeadm.d/10-x.yaml": ""}, {}, "/etc/eks/nodeadm.d/10-x.yaml: the first YAML document must be"),
     ({}, {"kubelet_numa_nodeadm_user_data": USER_DATA.replace(CA, "|\n      -----BEGIN CERTIFICATE-----\n      abc\n      -----END CERTIFICATE-----")},
      "spec.cluster.certificateAuthority is a PEM; nodeadm wants it base64-encoded"),
-    ({}, {"kubelet_numa_nodeadm_user_data": "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b\"\n\n--b\nContent-Type: text/x-shellscript\n\necho\n--b--\n"},
+    ({}, {"kubelet_numa_nodeadm_user_data": ("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b\"\n\n"
+                                             "--b\nContent-Type: text/x-shellscript\n\necho\n--b--\n")},
      "kubelet_numa_nodeadm_user_data: a MIME multi-part document without an application/node.eks.aws part"),
     ({"/etc/eks/nodeadm.d/90-late.yaml": nodeconfig({"systemReserved": {"memory": "1Gi"}})}, {"kubelet_numa_nodeadm_user_data": USER_DATA},
      "/etc/eks/nodeadm.d/90-late.yaml sets systemReserved, which overrides the value numa.kubelet writes"),
