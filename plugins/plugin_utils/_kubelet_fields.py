@@ -98,10 +98,42 @@ FIELD_RANGES: dict[str, tuple[int, int, str]] = {
 }
 
 _INT_BOUNDS = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
-# time.ParseDuration (Go src/time/format.go): "0", or a sequence of decimal numbers each with a unit.
-_DURATION = re.compile(r"[-+]?(?:0|(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)")
+_DURATION_UNITS = ("ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h")
+
+
+def go_duration_error(text):
+    """The error Go's time.ParseDuration gives for text, or None when it parses (overflow aside).
+
+    A port of the grammar and error texts of ParseDuration in Go's src/time/format.go
+    (https://github.com/golang/go/blob/master/src/time/format.go); the unknown-unit text was checked against the
+    real kubelet v1.36.2 (tests/oracle).
+    """
+    invalid = 'time: invalid duration "%s"' % text
+    rest = text[1:] if text[:1] in ("-", "+") else text
+    if rest == "0":
+        return None
+    if rest == "":
+        return invalid
+    while rest:
+        if not (rest[0] == "." or "0" <= rest[0] <= "9"):
+            return invalid
+        number = re.match(r"[0-9]*", rest).group(0)
+        rest = rest[len(number):]
+        fraction = ""
+        if rest[:1] == ".":
+            fraction = re.match(r"[0-9]*", rest[1:]).group(0)
+            rest = rest[1 + len(fraction):]
+        if not number and not fraction:
+            return invalid
+        unit = re.match(r"[^0-9.]*", rest).group(0)
+        if not unit:
+            return 'time: missing unit in duration "%s"' % text
+        if unit not in _DURATION_UNITS:
+            return 'time: unknown unit "%s" in duration "%s"' % (unit, text)
+        rest = rest[len(unit):]
+    return None
 _HOW = {
-    "string": "a string", "bool": "true or false", "int32": "an integer (int32)", "int64": "an integer (int64)",
+    "string": "a string", "bool": "true or false", "int32": "an int32 integer (-2147483648 to 2147483647)", "int64": "an int64 integer",
     "float64": "a number", "duration": 'a duration string such as "10s" or "1m30s"', "quantities": 'a mapping of names to quantity strings such as {memory: "1Gi"}',
     "[]string": "a list of strings", "[]int32": "a list of integers", "map[string]string": "a mapping of strings to strings",
     "map[string]bool": "a mapping of names to true or false", "map[string][]string": "a mapping of strings to lists of strings",
@@ -131,7 +163,7 @@ def type_name(value):
 def _scalar_problem(kind, value):
     if kind in ("string", "duration") and not isinstance(value, str):
         return True
-    if kind == "duration" and not _DURATION.fullmatch(value):
+    if kind == "duration" and go_duration_error(value):
         return True
     if kind == "bool" and not isinstance(value, bool):
         return True
@@ -162,20 +194,44 @@ _GO_TYPES = {"quantities": "map[string]string", "duration": "metav1.Duration, a 
 _MAP_VALUES = {"quantities": "string", "map[string]string": "string", "map[string]bool": "bool", "map[string][]string": "[]string"}
 
 
+def _json_type(value):
+    for kind, name in ((bool, "bool"), ((int, float), "number"), (str, "string"), ((list, tuple), "array"), (dict, "object")):
+        if isinstance(value, kind):
+            return name
+    return "value"
+
+
+def kubelet_decode_error(field_name, value, kind):
+    """The error the kubelet's JSON decoding gives for value in a field (or map value, or list item) of Go type kind."""
+    json_type = _json_type(value)
+    if kind == "duration":
+        if isinstance(value, str):
+            return go_duration_error(value)
+        return "json: cannot unmarshal %s into Go value of type string" % json_type
+    if kind in ("object", "[]object"):
+        return None  # the Go type name of a struct is no help here
+    shown = json_type
+    if json_type == "number" and kind in _INT_BOUNDS:
+        shown = "number %s" % value  # Go names the number it cannot fit in an integer type
+    return "json: cannot unmarshal %s into Go struct field KubeletConfiguration.%s of type %s" % (shown, field_name, kind)
+
+
 def _problem(where, path, value, kind, field_name):
     hint = ""
-    if kind == "string" and field_name in ("kubeReserved", "systemReserved", "evictionHard", "evictionSoft", "evictionMinimumReclaim") \
-            and isinstance(value, (int, float)) and not isinstance(value, bool):
-        hint = ('; the kubelet refuses a YAML number here (json: cannot unmarshal number into Go struct field '
-                'KubeletConfiguration.%s of type string): quote it, e.g. "1073741824" or "1Gi"' % field_name)
+    if kind == "string" and FIELD_TYPES[field_name] == "quantities" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        hint = ': quote it, e.g. "1073741824" or "1Gi"'
     elif kind in _INT_BOUNDS and isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        hint = "; write it without quotes, as a YAML integer (the kubelet refuses a string here)"
-    elif kind in _INT_BOUNDS and isinstance(value, int) and not isinstance(value, bool):
-        hint = "; it is out of the %s range" % kind
+        hint = ": write it without quotes, as a YAML integer"
     elif kind == "bool" and isinstance(value, str):
-        hint = "; write true or false without quotes"
-    return "%s%s: %r (%s) is not %s (KubeletConfiguration v1beta1 %s is %s)%s" % (
-        where, path, value, type_name(value), _HOW[kind], field_name, _GO_TYPES.get(FIELD_TYPES[field_name], FIELD_TYPES[field_name]), hint)
+        hint = ": write true or false without quotes"
+    elif kind == "[]string" and isinstance(value, str):
+        hint = ": write it as a list, e.g. [%s]" % value
+    elif kind == "string" and isinstance(value, list):
+        hint = ": write it as one string (a cpuset such as \"0-1,32-33\" for reservedSystemCPUs)"
+    decode = kubelet_decode_error(field_name, value, kind)
+    return "%s%s: %r (%s) is not %s (KubeletConfiguration v1beta1 %s is %s)%s%s" % (
+        where, path, value, type_name(value), _HOW[kind], field_name, _GO_TYPES.get(FIELD_TYPES[field_name], FIELD_TYPES[field_name]),
+        "; the kubelet refuses it: %s" % decode if decode else "", hint)
 
 
 def field_type_problems(config, where=""):
