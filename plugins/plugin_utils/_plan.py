@@ -491,6 +491,11 @@ def plan_host(variables, facts):
     ({absolute path: text or None} as read on the node; an offline render passes kubelet_numa_node_files), and
     platform, rke2_version, rke2_role, instance_type when discovered. Raises PlanError with every problem.
     """
+    for name, value in (("variables", variables), ("facts", facts)):
+        if value is not None and not isinstance(value, dict):
+            raise PlanError(["%s must be a mapping (%s), got %s %r"
+                             % (name, "the host's kubelet_numa_* variables" if name == "variables" else "what discovery read",
+                                type_name(value), value)])
     problems = []
     variables = dict(variables or {})
     facts = dict(facts or {})
@@ -911,21 +916,29 @@ def discover(variables, node, also_read=()):
 
 def state_problems(state_text, expected):
     """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches."""
+    if not isinstance(expected, dict) or not isinstance(expected.get("systemReserved"), dict) or "policyName" not in expected:
+        raise KubeletConfigError(["expected state: %r must be a plan's expected_state {policyName, systemReserved}" % (expected,)])
     if state_text is None:
         return ["there is no memory_manager_state: the kubelet has not started its memory manager"]
+    if not isinstance(state_text, str):
+        raise KubeletConfigError(["memory_manager_state: %r (%s) must be the checkpoint file's text" % (state_text, type_name(state_text))])
     try:
         state = json.loads(state_text)
     except ValueError as exc:
         return ["memory_manager_state is not JSON: %s" % exc]
+    if not isinstance(state, dict) or not isinstance(state.get("machineState") or {}, dict):
+        return ["memory_manager_state is not a memory manager checkpoint (a JSON object with policyName and machineState)"]
     problems = []
     if state.get("policyName") != expected["policyName"]:
         problems.append("memory_manager_state has policy %r, the plan %r" % (state.get("policyName"), expected["policyName"]))
     elif expected["policyName"] == MEMORY_MANAGER_STATIC:
         live = {}
         for node, machine in (state.get("machineState") or {}).items():
-            reserved = ((machine.get("memoryMap") or {}).get("memory") or {}).get("systemReserved") or 0
-            if reserved:
-                live[str(node)] = int(reserved)
+            memory_map = machine.get("memoryMap") if isinstance(machine, dict) else None
+            memory = memory_map.get("memory") if isinstance(memory_map, dict) else None
+            reserved = memory.get("systemReserved") if isinstance(memory, dict) else None
+            if isinstance(reserved, int) and not isinstance(reserved, bool) and reserved:
+                live[str(node)] = reserved
         if live != expected["systemReserved"]:
             problems.append("memory_manager_state reserves %s bytes per NUMA node, the plan %s" % (live, expected["systemReserved"]))
     return problems
