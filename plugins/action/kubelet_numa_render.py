@@ -21,6 +21,7 @@ from ansible.plugins.action import ActionBase
 from ansible.template import generate_ansible_template_vars, trust_as_template
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import type_name
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import (
     RenderPathError,
@@ -29,6 +30,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import (
     remove_host,
     write_host,
 )
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import intent_conflicts
 
 _ROLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "roles", "kubelet_numa")
 _PREFIX = "kubelet_numa_"
@@ -47,8 +49,8 @@ def host_variables(host_vars, defaults):
             variables[str(name)] = plain_data(host_vars[name])
         except AnsibleError as exc:
             message = to_text(exc.message if hasattr(exc, "message") else exc).strip().splitlines()
-            problems.append("%s: its value cannot be templated: %s (a file's content that holds {{ or {%% is Jinja to Ansible: "
-                            "mark it !unsafe)" % (name, message[0] if message else type(exc).__name__))
+            hint = " (file content that holds {{ or {%% is Jinja to Ansible: mark it !unsafe)" if name == "kubelet_numa_node_files" else ""
+            problems.append("%s: its value cannot be templated: %s%s" % (name, message[0] if message else type(exc).__name__, hint))
     return variables, problems
 
 
@@ -68,6 +70,10 @@ class ActionModule(ActionBase):
         problem = destination_problem(dest)
         if problem:
             raise AnsibleActionFail("kubelet_numa_render: %s" % problem)
+        inventory = plain_data(args.get("inventory"))
+        if inventory is not None and not isinstance(inventory, dict):
+            raise AnsibleActionFail("kubelet_numa_render: inventory must be what `ansible-inventory --list --export` prints, got %s"
+                                    % type_name(inventory))
         with open(os.path.join(_ROLE, "defaults", "main.yml"), encoding="utf-8") as handle:
             defaults = yaml.safe_load(handle)
         templates = {}
@@ -76,7 +82,8 @@ class ActionModule(ActionBase):
         for host in hosts:
             host = str(host)
             try:
-                outcome = self._host(host, hostvars, defaults, dest, templates, task_vars)
+                conflicts = intent_conflicts(inventory, [host]) if inventory else []
+                outcome = ("failed", conflicts) if conflicts else self._host(host, hostvars, defaults, dest, templates, task_vars)
             except RenderPathError as exc:
                 outcome = ("failed", [str(exc)])
             except Exception as exc:  # pylint: disable=broad-exception-caught
