@@ -4,7 +4,7 @@
 """Planning one node: from the user's intent and what the node already has to the files to write and how to restart.
 
 The role (roles/kubelet_numa) and the offline renderer (playbooks/render.yml) both call plan_host(); every
-platform rule lives here (KUBELET_FACTS.md section 4):
+platform rule lives here (docs/kubelet-facts.md section 4):
 
 - kubeadm: the main config /var/lib/kubelet/config.yaml belongs to kubeadm (`kubeadm upgrade` rewrites it), so
   our settings go in a --config-dir drop-in; the flag comes from kubeadm-flags.env or /etc/default/kubelet
@@ -43,7 +43,7 @@ PLATFORMS = ("kubeadm", "rke2", "nodeadm")
 RKE2_ROLES = ("server", "agent")
 NODECONFIG_API_VERSION = "node.eks.aws/v1alpha1"
 NODECONFIG_KIND = "NodeConfig"
-# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; KUBELET_FACTS.md section 4).
+# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; docs/kubelet-facts.md section 4).
 RKE2_DROPIN_MINOR = 32
 # RKE2 < 1.32 passes these as kubelet flags; >= 1.32 writes them to 00-rke2-defaults.conf.
 RKE2_EVICTION_HARD = {"imagefs.available": "5%", "nodefs.available": "5%"}
@@ -746,7 +746,7 @@ def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
 
 
 def _lablabs_conflicts(facts, problems):
-    """lablabs.rke2 renders rke2_kubelet_arg after the options and RKE2 keeps the later key (KUBELET_FACTS.md section 4)."""
+    """lablabs.rke2 renders rke2_kubelet_arg after the options and RKE2 keeps the later key (docs/kubelet-facts.md section 4)."""
     if facts.get("rke2_kubelet_arg"):
         problems.append("rke2_kubelet_arg is set (%r): lablabs.rke2 renders it after rke2_server_options/rke2_agent_options and RKE2 keeps the "
                         "later kubelet-arg key, so the kubelet-arg line of kubelet_numa_rke2_options would be dropped silently; move those "
