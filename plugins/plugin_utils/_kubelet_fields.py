@@ -132,9 +132,12 @@ def go_duration_error(text):
             return 'time: unknown unit "%s" in duration "%s"' % (unit, text)
         rest = rest[len(unit):]
     return None
+
+
 _HOW = {
     "string": "a string", "bool": "true or false", "int32": "an int32 integer (-2147483648 to 2147483647)", "int64": "an int64 integer",
-    "float64": "a number", "duration": 'a duration string such as "10s" or "1m30s"', "quantities": 'a mapping of names to quantity strings such as {memory: "1Gi"}',
+    "float64": "a number", "duration": 'a duration string such as "10s" or "1m30s"',
+    "quantities": 'a mapping of names to quantity strings such as {memory: "1Gi"}',
     "[]string": "a list of strings", "[]int32": "a list of integers", "map[string]string": "a mapping of strings to strings",
     "map[string]bool": "a mapping of names to true or false", "map[string][]string": "a mapping of strings to lists of strings",
     "object": "a mapping", "[]object": "a list of mappings",

@@ -898,7 +898,8 @@ def discover(variables, node, also_read=()):
     platform = todo["platform"]
     # node_files reports a directory as existing, without content: one we would write as a file is refused in planning.
     directories = sorted({path for path in read_existing if path not in files})
-    facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [], "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
+    facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [],
+             "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
              "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": ""}
     if platform == "rke2":
         if not variables.get("kubelet_numa_rke2_version"):

@@ -92,8 +92,8 @@ def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collectio
         "extra-main": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/var/lib/kubelet/config.yaml"),
         "extra-ours": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"),
         "extra-plan": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/plan.json"),
-        "config-dir-out": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": MAIN,
-                                                               "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"'}),
+        "config-dir-out": dict(GOOD, kubelet_numa_node_files={
+            "/var/lib/kubelet/config.yaml": MAIN, "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"'}),
         "jinja-undefined": dict(GOOD, kubelet_numa_config={"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "{{ no_such_variable.memory }}"}}),
         "jinja-syntax": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": "{{{: ["}),
         "go-comment": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": "{{/* */}}"}),

@@ -89,8 +89,9 @@ def test_render_writes_what_the_role_would_for_every_platform(collections_root, 
     output, result = render(collections_root, tmp_path, os.path.join(REPO, "playbooks", "inventory", "example.yml"))
     hosts = sorted(os.listdir(output))
     assert hosts == ["eks-m5-01", "eks-p4d-01", "kubeadm-gpu-01", "kubeadm-gpu-02", "rke2-agent-01", "rke2-server-01", "this-machine"]
-    files = {host: sorted(os.path.relpath(os.path.join(root, name), output / host) for root, _dirs, names in os.walk(output / host) for name in names
-                    if name != MANIFEST) for host in hosts}
+    files = {host: sorted(os.path.relpath(os.path.join(root, name), output / host)
+                          for root, _dirs, names in os.walk(output / host) for name in names if name != MANIFEST)
+             for host in hosts}
     assert files["kubeadm-gpu-01"] == ["etc/default/kubelet", "etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "plan.json"]
     assert files["rke2-server-01"] == ["plan.json", "var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"]
     assert files["rke2-agent-01"] == ["etc/rancher/rke2/config.yaml.d/50-numa-kubelet.yaml", "plan.json"]

@@ -83,10 +83,10 @@ VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=
 FIELDS = st.sampled_from(["memoryManagerPolicy", "kubeReserved", "systemReserved", "evictionHard", "healthzPort", "healthzBindAddress",
                           "featureGates", "clusterDNS", "reservedSystemCPUs", "maxPods", "cpuManagerPolicy", "topologyManagerPolicy",
                           "syncFrequency", "kind", "apiVersion", "reservedMemroy", "reservedMemory"])
-CONFIGS = st.one_of(st.fixed_dictionaries({"memoryManagerPolicy": st.just("Static"), "kubeReserved": st.one_of(
-    st.just({"memory": "1Gi"}), st.just({"memory": 1073741824}), st.dictionaries(st.sampled_from(["memory", "cpu", "hugepages-2Mi"]), SCALARS,
-                                                                                    max_size=2))}),
-    st.dictionaries(FIELDS, VALUES, max_size=4), VALUES)
+RESERVED = st.one_of(st.just({"memory": "1Gi"}), st.just({"memory": 1073741824}),
+                     st.dictionaries(st.sampled_from(["memory", "cpu", "hugepages-2Mi"]), SCALARS, max_size=2))
+CONFIGS = st.one_of(st.fixed_dictionaries({"memoryManagerPolicy": st.just("Static"), "kubeReserved": RESERVED}),
+                    st.dictionaries(FIELDS, VALUES, max_size=4), VALUES)
 FLAGS_ENV = st.builds(lambda path: 'KUBELET_KUBEADM_ARGS="--config-dir=%s"' % path, PATHS)
 NODE_FILES = st.one_of(
     st.just({"/var/lib/kubelet/config.yaml": MAIN}),

@@ -85,7 +85,8 @@ CASES = {
     "topology memory_byte": (variables(kubelet_numa_topology={"numa_nodes": [{"id": 0, "memory_byte": 1 << 20}, {"id": 1}],
                                                               "numa_memory_capacity_bytes": 16 << 30}), None,
                              "numa_nodes[0]: unknown keys memory_byte (did you mean memory_bytes?)"),
-    "nodeadm cpus '0-63'": (variables(kubelet_numa_platform="nodeadm", kubelet_numa_instance_type="m5.large", kubelet_numa_config={"memoryManagerPolicy": "Static"},
+    "nodeadm cpus '0-63'": (variables(kubelet_numa_platform="nodeadm", kubelet_numa_instance_type="m5.large",
+                                      kubelet_numa_config={"memoryManagerPolicy": "Static"},
                                       kubelet_numa_topology={"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": "0-63"}],
                                                              "numa_memory_capacity_bytes": 8 << 30}), {},
                             "numa_nodes[0].cpus: '0-63' must be a list of CPU ids"),
@@ -93,14 +94,16 @@ CASES = {
                                           "kubelet_numa_kubeadm_extra_args_file: /var/lib/kubelet/config.yaml is kubelet_numa_kubeadm_config_file"),
     "extra args file = our drop-in": (variables(kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"), None,
                                       "is numa.kubelet's drop-in"),
-    "a flags-env --config-dir leaving the tree": (variables(), dict(FILES, **{"/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"'}),
+    "a flags-env --config-dir leaving the tree": (variables(), dict(FILES, **{"/var/lib/kubelet/kubeadm-flags.env":
+                                                                              'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"'}),
                                                   "--config-dir=/../../../x in the kubelet flags is not a path numa.kubelet can write to safely"),
     "a Cyrillic a in Static": (intent(memoryManagerPolicy="St\u0430tic"), None,
                                "U+0430 CYRILLIC SMALL LETTER A at position 3"),
     "a tagged string of the wrong type": (intent(healthzPort=_AnsibleTaggedStr("10248")), None, "'10248' (string) is not an int32 integer"),
     "a NodeConfig whose spec is a list": (variables(kubelet_numa_platform="nodeadm", kubelet_numa_instance_type="m5.large",
                                                     kubelet_numa_config={"memoryManagerPolicy": "Static"}),
-                                          {"/etc/eks/nodeadm.d/10.yaml": "kind: NodeConfig\nspec: [1]"}, "spec.kubelet.config of a NodeConfig must be a mapping"),
+                                          {"/etc/eks/nodeadm.d/10.yaml": "kind: NodeConfig\nspec: [1]"},
+                                          "spec.kubelet.config of a NodeConfig must be a mapping"),
     "a duration that is no Go duration": (intent(syncFrequency="1 minute"), None, 'time: unknown unit " minute" in duration "1 minute"'),
 }
 
