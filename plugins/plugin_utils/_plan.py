@@ -23,6 +23,8 @@ the user's fragment alone.
 
 from __future__ import annotations
 
+import decimal
+import hashlib
 import json
 import posixpath
 import re
@@ -475,6 +477,28 @@ def _manager_changes(before, after, capacity):
     return memory, cpu
 
 
+def manager_inputs_digest(config, capacity):
+    """A digest of the memory and CPU manager inputs of an effective config (what _manager_changes compares).
+
+    The kubelet's unit compares the digest of the config on disk with the one it last started with, and removes the
+    checkpoints when they differ (the checkpoint guard, roles/kubelet_numa/templates/reboot-reset.conf.j2). None when
+    the config cannot be read, so that nothing is vouched for.
+    """
+    try:
+        keys = {"memory": _memory_key(config, capacity), "cpu": _cpu_key(config)}
+    except (KubeletConfigError, ValueError, TypeError, AttributeError):
+        return None
+
+    def exact(value):
+        # Equal quantities spelled differently (1Gi, 1073741824) are one value; normalize() keeps it exact at int64 sizes.
+        if isinstance(value, decimal.Decimal):
+            return "%s" % value.normalize()
+        raise TypeError("%r (%s) is not a manager input" % (value, type(value).__name__))
+
+    text = json.dumps(keys, sort_keys=True, default=exact, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def expected_state(reserved):
     """What memory_manager_state must say after a good start: the policy and systemReserved bytes per NUMA node."""
     shares = {}
@@ -594,6 +618,7 @@ def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, pl
         "restart": restart,
         "reset_cpu_manager_state": reset_cpu,
         "expected_state": expected,
+        "manager_inputs": {"planned": manager_inputs_digest(effective, capacity), "current": manager_inputs_digest(before, capacity)},
         "health_url": _health_url(effective),
         "warnings": warnings,
     })
