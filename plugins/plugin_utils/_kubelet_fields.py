@@ -144,13 +144,16 @@ _HOW = {
 }
 
 
-def quantities_as_strings(config):
+def as_kubelet_decodes(config):
     """config with integer bytes in the quantity maps (kubeReserved: {memory: 1073741824}) written as strings, the only
-    form the kubelet decodes; everything else as it is."""
+    form the kubelet decodes, and whole floats in integer fields (maxPods: 110.0) as integers; everything else as it is."""
     result = dict(config)
     for name, value in config.items():
-        if FIELD_TYPES.get(name) == "quantities" and isinstance(value, dict):
+        kind = FIELD_TYPES.get(name)
+        if kind == "quantities" and isinstance(value, dict):
             result[name] = {key: str(item) if isinstance(item, int) and not isinstance(item, bool) else item for key, item in value.items()}
+        elif kind in _INT_BOUNDS and isinstance(value, float) and value.is_integer():
+            result[name] = int(value)
     return result
 
 
@@ -172,7 +175,9 @@ def _scalar_problem(kind, value):
         return True
     if kind in _INT_BOUNDS:
         low, high = _INT_BOUNDS[kind]
-        return isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
+        # YAML 110.0 reaches the kubelet as the JSON number 110, which an integer field takes; 1.5 it refuses.
+        whole = isinstance(value, int) or isinstance(value, float) and value.is_integer()
+        return isinstance(value, bool) or not whole or not low <= value <= high
     if kind == "float64":
         return isinstance(value, bool) or not isinstance(value, (int, float))
     return False

@@ -36,7 +36,7 @@ from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigErro
 from ._eks import EksError, kube_reserved
 from ._effective import effective_kubelet_config, merge_patch, parse_kubelet_flags
 from ._flags import kubelet_flags
-from ._kubelet_fields import field_type_problems, quantities_as_strings, type_name
+from ._kubelet_fields import as_kubelet_decodes, field_type_problems, type_name
 from ._quantity import Quantity
 from ._split import SPLIT_STRATEGIES, numa_nodes_from, reserved_memory
 from ._validation import check_kubelet_config
@@ -299,7 +299,7 @@ def _intent(variables, problems):
     if bad_keys:
         problems.append("kubelet_numa_config: field names must be strings, got %s" % ", ".join("%r" % (key,) for key in bad_keys))
         return None
-    intent = quantities_as_strings(intent)
+    intent = as_kubelet_decodes(intent)
     problems.extend(field_type_problems({key: value for key, value in intent.items() if key not in ("apiVersion", "kind")},
                                         "kubelet_numa_config."))
     if "reservedMemory" in intent:

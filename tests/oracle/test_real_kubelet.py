@@ -660,6 +660,7 @@ TYPE_REFUSALS = {
     "evictionHard-number": {"evictionHard": {"memory.available": 104857600}},
     "maxPods-negative": {"maxPods": -1},
     "maxPods-beyond-int32": {"maxPods": 2**40},
+    "maxPods-fraction": {"maxPods": 1.5},
     "syncFrequency-not-a-duration": {"syncFrequency": "1 minute"},
 }
 _DECODE_PREFIX = re.compile(r"^.*error failed to decode: |^failed to merge kubelet configs: .*?: ")

@@ -123,6 +123,15 @@ def test_integer_bytes_in_the_intent_are_written_as_strings_the_kubelet_decodes(
     assert check_kubelet_config(plan["kubelet_config"], [0, 1]).errors == []
 
 
+def test_a_whole_float_in_an_integer_field_is_what_the_kubelet_reads_and_a_fraction_is_refused():
+    # kubelet v1.36.2 (kubelet-check): maxPods: 110.0 ACCEPTED; maxPods: 1.5 REJECTED with
+    # "json: cannot unmarshal number 1.5 into Go struct field KubeletConfiguration.maxPods of type int32".
+    plan = plan_host(intent(maxPods=110.0), {"files": FILES})
+    assert plan["files"][0]["content"]["maxPods"] == 110 and isinstance(plan["files"][0]["content"]["maxPods"], int)
+    assert check_kubelet_config(dict(INTENT, maxPods=110.0, reservedMemory=[{"numaNode": 0, "limits": {"memory": "1124Mi"}}]), [0]).errors == []
+    assert "json: cannot unmarshal number 1.5 into Go struct field KubeletConfiguration.maxPods of type int32" in refused(intent(maxPods=1.5))
+
+
 def test_validate_kubelet_config_refuses_what_the_kubelet_cannot_decode():
     errors = check_kubelet_config({"memoryManagerPolicy": "Static", "kubeReserved": {"memory": 1073741824},
                                    "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]}, [0]).errors
