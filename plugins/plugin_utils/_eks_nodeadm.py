@@ -95,14 +95,11 @@ def _check_shape(document, origin):
     if spec is None:
         return
     problems = []
-    if not isinstance(spec, dict):
-        problems.append("%s: spec must be a mapping" % origin)
+    kubelet = spec.get("kubelet") if isinstance(spec, dict) else None
+    config = kubelet.get("config") if isinstance(kubelet, dict) else None
+    if not isinstance(spec, dict) or not isinstance(kubelet, (dict, type(None))) or not isinstance(config, (dict, type(None))):
+        problems.append("%s: spec.kubelet.config of a NodeConfig must be a mapping (spec and spec.kubelet too)" % origin)
     else:
-        kubelet = spec.get("kubelet")
-        if kubelet is not None and not isinstance(kubelet, dict):
-            problems.append("%s: spec.kubelet must be a mapping" % origin)
-        elif isinstance(kubelet, dict) and kubelet.get("config") is not None and not isinstance(kubelet["config"], dict):
-            problems.append("%s: spec.kubelet.config must be a mapping" % origin)
         authority = (spec.get("cluster") or {}).get("certificateAuthority") if isinstance(spec.get("cluster"), dict) else None
         if authority is not None and _base64_problem(authority):
             # certificateAuthority is []byte: encoding/json wants base64, or the whole document does not decode.
