@@ -65,8 +65,8 @@ options:
     default: 2
   expected_state:
     description:
-      - What C(memory_manager_state) must say after the start, as the plan's C(expected_state)
-        (C({policyName, systemReserved{numa node: bytes}})); omitted, the checkpoint is not compared.
+      - "What C(memory_manager_state) must say after the start, as the plan's C(expected_state)
+        (C(policyName), and C(systemReserved) bytes per NUMA node); omitted, the checkpoint is not compared."
     type: dict
   files:
     description:
@@ -77,9 +77,9 @@ options:
     default: []
   only_report:
     description:
-      - Restart nothing: wait until the transaction running on O(unit), if any, has ended (a lock on the node), and
+      - "Restart nothing: wait until the transaction running on O(unit), if any, has ended (a lock on the node), and
         return the report of the last one (RV(report_found) false when there is none). For a rescue whose connection
-        was lost mid-restart, so that it never races the transaction that goes on on the node.
+        was lost mid-restart, so that it never races the transaction that goes on on the node."
     type: bool
     default: false
 attributes:
