@@ -152,7 +152,7 @@ import urllib.request
 import uuid
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible_collections.numa.kubelet.plugins.module_utils.kubelet_checkpoint import state_problems
+from ansible_collections.numa.kubelet.plugins.module_utils.kubelet_checkpoint import checkpoint_problems
 
 RUN_DIR = "/run/numa-kubelet"
 SYSTEMCTL_TIMEOUT = 600
@@ -281,7 +281,7 @@ class Transaction:
                 text = handle.read()
         except FileNotFoundError:
             text = None
-        problems = state_problems(text, expected)
+        problems = checkpoint_problems(text, expected)
         if problems:
             raise StepFailed("; ".join(problems))
         return None
