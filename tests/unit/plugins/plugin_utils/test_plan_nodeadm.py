@@ -160,7 +160,7 @@ class _Node:
     def __init__(self, files, user_data):
         self.files, self._user_data, self.asked = files, user_data, []
 
-    def read(self, paths, dirs, topology):
+    def read(self, paths, dirs, topology, units=()):
         files = {path: self.files.get(path) for path in paths}
         for directory in dirs:
             files.update({path: text for path, text in self.files.items() if path.startswith(directory + "/")})
