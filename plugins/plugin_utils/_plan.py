@@ -4,7 +4,7 @@
 """Planning one node: from the user's intent and what the node already has to the files to write and how to restart.
 
 The role (roles/kubelet_numa) and the offline renderer (playbooks/render.yml) both call plan_host(); every
-platform rule lives here (KUBELET_FACTS.md section 4):
+platform rule lives here (docs/kubelet-facts.md section 4):
 
 - kubeadm: the main config /var/lib/kubelet/config.yaml belongs to kubeadm (`kubeadm upgrade` rewrites it), so
   our settings go in a --config-dir drop-in; the flag comes from kubeadm-flags.env or /etc/default/kubelet
@@ -14,8 +14,9 @@ platform rule lives here (KUBELET_FACTS.md section 4):
   00-rke2-defaults.conf there and leaves other files alone, so ours is a 50- drop-in. Before 1.32 RKE2 passes its
   defaults as flags and ours go as `kubelet-arg+` items in config.yaml.d. User `kubelet-arg` items are flags and
   override every file. With lablabs.rke2 (which writes only config.yaml) the items are handed over instead.
-- nodeadm (EKS AL2023) merges /etc/eks/nodeadm.d NodeConfigs over the user data into the drop-in
-  config.json.d/40-nodeadm.conf over its base config.json, whose kubeReserved comes from its maxPods formula.
+- nodeadm (EKS AL2023) rebuilds the drop-in config.json.d/40-nodeadm.conf at every boot (and nodeadm-run) from the
+  user data, then the /etc/eks/nodeadm.d files (_eks_nodeadm); it goes over its base config.json, whose kubeReserved
+  comes from its maxPods formula. Ours is a nodeadm.d file, so the plan is that rebuild, never the old drop-in.
 
 The reservation is always computed on the effective config the kubelet will run with (_effective), never on
 the user's fragment alone.
@@ -23,26 +24,29 @@ the user's fragment alone.
 
 from __future__ import annotations
 
+import decimal
+import hashlib
 import json
 import posixpath
 import re
 
 import yaml
 
+from ..module_utils.kubelet_checkpoint import checkpoint_problems
 from ._allocatable import memory_reservation
-from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, reserved_resource_list
+from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, lookalike_hint, reserved_resource_list
 from ._eks import EksError, kube_reserved
-from ._effective import effective_kubelet_config, merge_patch, parse_kubelet_flags
+from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
+from ._effective import effective_kubelet_config, parse_kubelet_flags
 from ._flags import kubelet_flags
+from ._kubelet_fields import as_kubelet_decodes, field_type_problems, type_name
 from ._quantity import Quantity
 from ._split import SPLIT_STRATEGIES, numa_nodes_from, reserved_memory
 from ._validation import check_kubelet_config
 
 PLATFORMS = ("kubeadm", "rke2", "nodeadm")
 RKE2_ROLES = ("server", "agent")
-NODECONFIG_API_VERSION = "node.eks.aws/v1alpha1"
-NODECONFIG_KIND = "NodeConfig"
-# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; KUBELET_FACTS.md section 4).
+# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; docs/kubelet-facts.md section 4).
 RKE2_DROPIN_MINOR = 32
 # RKE2 < 1.32 passes these as kubelet flags; >= 1.32 writes them to 00-rke2-defaults.conf.
 RKE2_EVICTION_HARD = {"imagefs.available": "5%", "nodefs.available": "5%"}
@@ -65,10 +69,16 @@ class PlanError(KubeletConfigError):
 
 
 # ------------------------------------------------------------------------------------------------ inputs
+def safe_path(value):
+    """True for an absolute path of plain characters whose every part is a name: no '.', '..', '//', not '/' alone."""
+    return (isinstance(value, str) and bool(_SAFE_PATH.fullmatch(value))
+            and all(part not in ("", ".", "..") for part in value[1:].rstrip("/").split("/")))
+
+
 def _absolute_path(variables, name, problems):
     value = variables.get(name)
-    if not isinstance(value, str) or not _SAFE_PATH.match(value) or "/../" in value + "/" or "//" in value:
-        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '..'"
+    if not safe_path(value):
+        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts"
                         % (name, value))
         return None
     return posixpath.normpath(value)
@@ -98,11 +108,39 @@ def topology_from(variables, facts):
         problems.append("%s: numa_memory_capacity_bytes %r must be a positive integer (MemTotal of /proc/meminfo x 1024)" % (source, capacity))
     if problems:
         raise PlanError(problems)
+    if not isinstance(nodes, list):
+        raise PlanError(["%s: numa_nodes %r (%s) must be a list of NUMA nodes {id, memory_bytes, cpus}" % (source, nodes, type_name(nodes))])
     for index, node in enumerate(nodes):
         if not isinstance(node, dict):
             raise PlanError(["%s: numa_nodes[%d] %r must be a mapping {id, memory_bytes, cpus}" % (source, index, node)])
-    numa_nodes_from(nodes)
+    unknown = sorted(str(key) for key in topology if key not in ("numa_nodes", "numa_memory_capacity_bytes"))
+    if unknown and given:
+        raise PlanError(["%s: unknown keys %s; it has only numa_nodes and numa_memory_capacity_bytes" % (source, ", ".join(unknown))])
+    try:
+        numa_nodes_from(nodes)
+    except KubeletConfigError as exc:
+        raise PlanError(["%s: %s" % (source, problem) for problem in exc.problems]) from None
     return nodes, capacity
+
+
+def _node_files(files):
+    """The node's files {absolute path: text, or null when missing}, as numa.kubelet.node_files reads them or
+    kubelet_numa_node_files gives them."""
+    if files is None:
+        return {}
+    if not isinstance(files, dict):
+        raise PlanError(["kubelet_numa_node_files: %r (%s) must be a mapping {absolute path on the node: file content}"
+                         % (files, type_name(files))])
+    problems = []
+    for path, text in files.items():
+        if not isinstance(path, str) or not path.startswith("/"):
+            problems.append("kubelet_numa_node_files: the key %r must be an absolute path on the node" % (path,))
+        elif text is not None and not isinstance(text, str):
+            problems.append("kubelet_numa_node_files[%s]: %r (%s) must be the file's text (a string; null for a missing file): "
+                            "write a YAML file's content as a block scalar (|)" % (path, text, type_name(text)))
+    if problems:
+        raise PlanError(problems)
+    return dict(files)
 
 
 def _vcpus(nodes):
@@ -145,6 +183,17 @@ def _load(path, text, problems):
     return data or {}
 
 
+def _load_kubelet_config(path, text, problems):
+    """A KubeletConfiguration file (main config or drop-in) read as the kubelet decodes it: its kind and field types."""
+    data = _load(path, text, problems)
+    if data:
+        for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
+            if key in data and data[key] != expected:
+                problems.append("%s: %s %r is not %r; the kubelet refuses a file of another kind here" % (path, key, data[key], expected))
+        problems.extend(field_type_problems(data, "%s: " % path))
+    return data
+
+
 def _dir_files(files, directory, suffixes):
     prefix = directory.rstrip("/") + "/"
     return sorted(path for path, text in files.items()
@@ -180,6 +229,10 @@ def detection_paths():
 
 
 def rke2_minor(version, problems):
+    if version is not None and not isinstance(version, str):
+        problems.append("kubelet_numa_rke2_version: %r (%s) is not an RKE2 version such as v1.32.5+rke2r1: write it as a quoted string "
+                        "(YAML reads 1.30 as the number 1.3)" % (version, type_name(version)))
+        return None
     match = _RKE2_VERSION.search(version or "")
     if not match or match.group(1) != "1":
         problems.append("kubelet_numa_rke2_version: %r is not an RKE2 version such as v1.32.5+rke2r1" % (version,))
@@ -191,7 +244,7 @@ def rke2_minor(version, problems):
 def _platform(variables, facts, problems):
     platform = variables.get("kubelet_numa_platform") or facts.get("platform")
     if platform not in PLATFORMS:
-        problems.append("kubelet_numa_platform: %r is not one of %s" % (platform, ", ".join(PLATFORMS)))
+        problems.append("kubelet_numa_platform: %r is not one of %s%s" % (platform, ", ".join(PLATFORMS), lookalike_hint(platform)))
         return None
     return platform
 
@@ -222,13 +275,15 @@ def paths_to_read(variables, platform, files=None):
                    _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems)]
         dirs += [_absolute_path(variables, "kubelet_numa_nodeadm_config_dir", problems),
                  _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_dropin_dir", problems)]
+        if variables.get("kubelet_numa_nodeadm_user_data_path"):
+            wanted.append(_absolute_path(variables, "kubelet_numa_nodeadm_user_data_path", problems))
     if root_dir:
         wanted += [root_dir + "/memory_manager_state", root_dir + "/cpu_manager_state"]
     if problems:
         raise PlanError(problems)
     if platform == "kubeadm" and files:
         named = _kubeadm_layers(variables, files, [])[3]
-        if _SAFE_PATH.match(named) and named not in dirs:
+        if safe_path(named) and named not in dirs:
             dirs.append(named)
     return {"files": [path for path in wanted if path], "dirs": [path for path in dirs if path]}
 
@@ -243,6 +298,13 @@ def _intent(variables, problems):
     for key in ("apiVersion", "kind"):
         if key in intent and intent[key] != {"apiVersion": API_VERSION, "kind": KIND}[key]:
             problems.append("kubelet_numa_config.%s: %r; leave it out (the collection writes %s %s)" % (key, intent[key], API_VERSION, KIND))
+    bad_keys = [key for key in intent if not isinstance(key, str)]
+    if bad_keys:
+        problems.append("kubelet_numa_config: field names must be strings, got %s" % ", ".join("%r" % (key,) for key in bad_keys))
+        return None
+    intent = as_kubelet_decodes(intent)
+    problems.extend(field_type_problems({key: value for key, value in intent.items() if key not in ("apiVersion", "kind")},
+                                        "kubelet_numa_config."))
     if "reservedMemory" in intent:
         problems.append("kubelet_numa_config.reservedMemory: computed by the collection from the effective config; leave it out "
                         "and choose the spread with kubelet_numa_reserved_memory_split")
@@ -302,7 +364,7 @@ def _kubeadm_layers(variables, files, problems):
     config_file = variables["kubelet_numa_kubeadm_config_file"]
     flags_file = variables["kubelet_numa_kubeadm_flags_file"]
     extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
-    main = _load(config_file, files.get(config_file), problems)
+    main = _load_kubelet_config(config_file, files.get(config_file), problems)
     if files.get(config_file) is None:
         problems.append("%s does not exist: this is not a kubeadm node that has joined its cluster (kubelet_numa_kubeadm_config_file)" % config_file)
     # 10-kubeadm.conf: $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
@@ -330,7 +392,7 @@ def _env_file_with(text, name, words):
 
 def _dropins_in(files, directory, problems, replace=None):
     paths = _dir_files(files, directory, (".conf",))
-    documents = [(path, _load(path, files[path], problems) or {}) for path in paths]
+    documents = [(path, _load_kubelet_config(path, files[path], problems) or {}) for path in paths]
     if replace is not None:
         documents = [(path, document) for path, document in documents if path != replace[0]] + [replace]
         documents.sort(key=lambda item: item[0])
@@ -418,6 +480,28 @@ def _manager_changes(before, after, capacity):
     return memory, cpu
 
 
+def manager_inputs_digest(config, capacity):
+    """A digest of the memory and CPU manager inputs of an effective config (what _manager_changes compares).
+
+    The kubelet's unit compares the digest of the config on disk with the one it last started with, and removes the
+    checkpoints when they differ (the checkpoint guard, roles/kubelet_numa/templates/reboot-reset.conf.j2). None when
+    the config cannot be read, so that nothing is vouched for.
+    """
+    try:
+        keys = {"memory": _memory_key(config, capacity), "cpu": _cpu_key(config)}
+    except (KubeletConfigError, ValueError, TypeError, AttributeError):
+        return None
+
+    def exact(value):
+        # Equal quantities spelled differently (1Gi, 1073741824) are one value; normalize() keeps it exact at int64 sizes.
+        if isinstance(value, decimal.Decimal):
+            return "%s" % value.normalize()
+        raise TypeError("%r (%s) is not a manager input" % (value, type(value).__name__))
+
+    text = json.dumps(keys, sort_keys=True, default=exact, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def expected_state(reserved):
     """What memory_manager_state must say after a good start: the policy and systemReserved bytes per NUMA node."""
     shares = {}
@@ -434,6 +518,11 @@ def plan_host(variables, facts):
     ({absolute path: text or None} as read on the node; an offline render passes kubelet_numa_node_files), and
     platform, rke2_version, rke2_role, instance_type when discovered. Raises PlanError with every problem.
     """
+    for name, value in (("variables", variables), ("facts", facts)):
+        if value is not None and not isinstance(value, dict):
+            raise PlanError(["%s must be a mapping (%s), got %s %r"
+                             % (name, "the host's kubelet_numa_* variables" if name == "variables" else "what discovery read",
+                                type_name(value), value)])
     problems = []
     variables = dict(variables or {})
     facts = dict(facts or {})
@@ -450,12 +539,21 @@ def plan_host(variables, facts):
     if problems:
         raise PlanError(problems)
     paths_to_read(variables, platform)  # validates the platform's path variables
-    files = dict(facts.get("files") or {})
+    files = _node_files(facts.get("files"))
     builder = {"kubeadm": _plan_kubeadm, "rke2": _plan_rke2, "nodeadm": _plan_nodeadm}[platform]
     plan = builder(variables, facts, files, intent, dropin_name, nodes, problems)
     if problems:
         raise PlanError(problems)
-    return _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems)
+    plan["node_directories"] = facts.get("directories") or []
+    plan = _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems)
+    state = (facts.get("unit_states") or {}).get(plan["unit"])
+    plan["unit_state"] = state
+    if state is not None and state.get("active_state") != "active" and plan["restart"] == "none":
+        # A kubelet that does not run is never a converged node: start it (the unit's checkpoint guard resets the
+        # checkpoints if the manager inputs changed since its last start), and the restart's checks say why if it fails.
+        plan["restart"] = "restart"
+        plan["warnings"].append("%s is %s (%s): numa.kubelet starts it" % (plan["unit"], state.get("active_state"), state.get("sub_state")))
+    return plan
 
 
 def _compute(layers_for, intent, split, nodes, capacity, problems):
@@ -470,6 +568,21 @@ def _compute(layers_for, intent, split, nodes, capacity, problems):
             return settings, None
     layers = layers_for(settings)
     return settings, layers
+
+
+def _write_conflicts(plan, files, node_directories):
+    """Each file the plan writes is one file: not twice, not a directory on the node nor the directory of another."""
+    problems = []
+    paths = [entry["path"] for entry in plan["files"]]
+    directories = set(plan.get("directories") or []) | set(node_directories)
+    directories |= {path.rsplit("/", 1)[0] for path in files if "/" in path.strip("/")}
+    for index, path in enumerate(paths):
+        if path in paths[:index]:
+            problems.append("%s: numa.kubelet would write this file twice (check the kubelet_numa_* paths)" % path)
+        elif path in directories or any(other.startswith(path + "/") for other in paths + sorted(directories)):
+            problems.append("%s: is a directory (on the node or in the plan), so numa.kubelet cannot write it as a file "
+                            "(check the kubelet_numa_* paths)" % path)
+    return problems
 
 
 def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems):
@@ -516,10 +629,14 @@ def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, pl
         "restart": restart,
         "reset_cpu_manager_state": reset_cpu,
         "expected_state": expected,
+        "manager_inputs": {"planned": manager_inputs_digest(effective, capacity), "current": manager_inputs_digest(before, capacity)},
         "health_url": _health_url(effective),
         "warnings": warnings,
     })
     plan["files"] = [_file_entry(entry, settings, files) for entry in plan["files"]]
+    problems.extend(_write_conflicts(plan, files, plan.pop("node_directories")))
+    if problems:
+        raise PlanError(problems)
     if platform == "rke2":
         items = [flag[2:] for flag in kubelet_flags(settings)]
         # For lablabs.rke2's rke2_server_options / rke2_agent_options: one "option: value" line, copied verbatim into
@@ -553,8 +670,9 @@ def _plan_kubeadm(variables, facts, files, intent, dropin_name, nodes, problems)
     if parsed.config and parsed.config != variables["kubelet_numa_kubeadm_config_file"]:
         problems.append("the kubelet flags name --config=%s, but kubelet_numa_kubeadm_config_file is %s"
                         % (parsed.config, variables["kubelet_numa_kubeadm_config_file"]))
-    if not _SAFE_PATH.match(config_dir):
-        problems.append("--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely" % config_dir)
+    if not safe_path(config_dir):
+        problems.append("--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely (an absolute path of "
+                        "plain characters without '.' or '..' parts)" % config_dir)
         return {}
     ours_path = "%s/%s.conf" % (config_dir, dropin_name)
     main_path = variables["kubelet_numa_kubeadm_config_file"]
@@ -570,6 +688,14 @@ def _plan_kubeadm(variables, facts, files, intent, dropin_name, nodes, problems)
 
     entries = [{"path": ours_path, "template": "kubeadm.j2", "mode": "0644",
                 "content_for": _dropin_document}]
+    inputs = {main_path: "kubelet_numa_kubeadm_config_file (the kubelet's main config)",
+              variables["kubelet_numa_kubeadm_flags_file"]: "kubelet_numa_kubeadm_flags_file (kubeadm's flags)",
+              ours_path: "numa.kubelet's drop-in"}
+    if needs_flag and (extra_file in inputs or extra_file == config_dir or extra_file.startswith(config_dir.rstrip("/") + "/")):
+        problems.append("kubelet_numa_kubeadm_extra_args_file: %s is %s; numa.kubelet would replace it with KUBELET_EXTRA_ARGS "
+                        "(it must be the kubelet's own EnvironmentFile, such as /etc/default/kubelet or /etc/sysconfig/kubelet)"
+                        % (extra_file, inputs.get(extra_file, "in the kubelet's drop-in directory %s" % config_dir)))
+        return {}
     if needs_flag:
         entries.append({"path": extra_file, "mode": "0644",
                         "text": _env_file_with(files.get(extra_file), "KUBELET_EXTRA_ARGS", extra_words + ["--config-dir=%s" % config_dir])})
@@ -656,7 +782,7 @@ def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
 
 
 def _lablabs_conflicts(facts, problems):
-    """lablabs.rke2 renders rke2_kubelet_arg after the options and RKE2 keeps the later key (KUBELET_FACTS.md section 4)."""
+    """lablabs.rke2 renders rke2_kubelet_arg after the options and RKE2 keeps the later key (docs/kubelet-facts.md section 4)."""
     if facts.get("rke2_kubelet_arg"):
         problems.append("rke2_kubelet_arg is set (%r): lablabs.rke2 renders it after rke2_server_options/rke2_agent_options and RKE2 keeps the "
                         "later kubelet-arg key, so the kubelet-arg line of kubelet_numa_rke2_options would be dropped silently; move those "
@@ -690,19 +816,70 @@ def _nodeconfig(settings):
     return {"apiVersion": NODECONFIG_API_VERSION, "kind": NODECONFIG_KIND, "spec": {"kubelet": {"config": settings}}}
 
 
-def _nodeconfig_kubelet(path, text, problems):
-    documents = []
+def _nodeadm_file_kubelet(path, text, problems):
     try:
-        documents = [document for document in yaml.safe_load_all(text or "") if document]
-    except yaml.YAMLError as exc:
-        problems.append("%s: not valid YAML: %s" % (path, str(exc).replace("\n", " ")))
-    merged = {}
-    for document in documents:
-        if not isinstance(document, dict) or document.get("kind") != NODECONFIG_KIND:
-            continue
-        config = ((document.get("spec") or {}).get("kubelet") or {}).get("config") or {}
-        merged = merge_patch(merged, config)
-    return merged
+        configs = [kubelet_config(document) for document in file_nodeconfigs(path, text)]
+    except KubeletConfigError as exc:
+        problems.extend("%s; nodeadm would fail on it and leave the kubelet unconfigured" % problem for problem in exc.problems)
+        return {}
+    for config in configs:
+        problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % path))
+    return merge_kubelet_configs(configs)
+
+
+def _not_set_by(config, sources):
+    """The part of a merged kubelet config that `sources` (merged last) does not set, leaf by leaf."""
+    rest = {}
+    for key, value in config.items():
+        if key not in sources:
+            rest[key] = value
+        elif isinstance(value, dict) and isinstance(sources[key], dict):
+            inner = _not_set_by(value, sources[key])
+            if inner:
+                rest[key] = inner
+    return rest
+
+
+def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, problems):
+    """(user data kubelet configs in merge order, None standing for ours; what the plan assumed, or None when exact)."""
+    if "nodeadm_user_data_parts" in facts:
+        return list(facts["nodeadm_user_data_parts"]), None
+    text, path = variables.get("kubelet_numa_nodeadm_user_data") or "", variables.get("kubelet_numa_nodeadm_user_data_path") or ""
+    if text and path:
+        problems.append("kubelet_numa_nodeadm_user_data and kubelet_numa_nodeadm_user_data_path are both set; give the user data once")
+        return [], None
+    if path:
+        if files.get(path) is None:
+            problems.append("kubelet_numa_nodeadm_user_data_path: %s does not exist on the node (or is not readable)" % path)
+            return [], None
+        text, origin = files[path], path
+    elif not text and facts.get("nodeadm_user_data") is not None:
+        text, origin = facts["nodeadm_user_data"], "the instance's user data (IMDS)"
+        if not text:
+            return [], None  # the instance has no user data: nodeadm reads none
+    else:
+        origin = "kubelet_numa_nodeadm_user_data"
+    if text:
+        if not isinstance(text, str):
+            problems.append("kubelet_numa_nodeadm_user_data: %r must be the user data's text (MIME multi-part, NodeConfig YAML or base64)"
+                            % (text,))
+            return [], None
+        try:
+            configs = [kubelet_config(document) for document in user_data_nodeconfigs(text, origin)]
+        except KubeletConfigError as exc:
+            problems.extend("%s; at boot nodeadm cannot use this user data" % problem for problem in exc.problems)
+            return [], None
+        for config in configs:
+            problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % origin))
+        return configs, None
+    # Not given: what the drop-in holds beyond the nodeadm.d files can only have come from the user data.
+    inferred = _not_set_by({key: value for key, value in current_dropin.items() if key not in ("apiVersion", "kind")}, nodeadm_d_now)
+    assumption = ("the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
+                  "kubelet_numa_nodeadm_user_data_from_imds), so the "
+                  "plan assumes its kubelet settings are those of the current %s that no /etc/eks/nodeadm.d file sets: %s; a user data "
+                  "value that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"
+                  % (NODEADM_DROPIN, ", ".join(sorted(inferred)) or "none"))
+    return [inferred] if inferred else [], assumption
 
 
 def _plan_nodeadm(variables, facts, files, intent, dropin_name, nodes, problems):
@@ -712,31 +889,38 @@ def _plan_nodeadm(variables, facts, files, intent, dropin_name, nodes, problems)
     environment = variables["kubelet_numa_nodeadm_kubelet_environment"]
     ours_path = "%s/%s.yaml" % (source_dir, dropin_name)
     if files.get(base_path) is not None:
-        base = _load(base_path, files[base_path], problems)
+        base = _load_kubelet_config(base_path, files[base_path], problems)
     else:
         base = _nodeadm_base(variables, facts, nodes, problems)
     if problems:
         return {}
     flags = [word for word in env_words(files.get(environment)) if not word.startswith(("--config=", "--config-dir="))]
-    current_dropin = _load(dropin_dir + "/" + NODEADM_DROPIN, files.get(dropin_dir + "/" + NODEADM_DROPIN), problems) or {}
-    sources = [path for path in _dir_files(files, source_dir, (".yaml", ".yml", ".json")) if path != ours_path]
-
-    def merged_sources(settings):
-        merged = {}
-        for path in sorted(sources + ([ours_path] if settings is not None else [])):
-            config = settings if path == ours_path else _nodeconfig_kubelet(path, files[path], problems)
-            merged = merge_patch(merged, config)
-        return merged
-
     dropin_path = dropin_dir + "/" + NODEADM_DROPIN
+    current_dropin = _load_kubelet_config(dropin_path, files.get(dropin_path), problems) or {}
+    # nodeadm.d as it is now (ours included as last written), and as it will be (ours in its lexical place).
+    on_disk = {path: _nodeadm_file_kubelet(path, files[path], problems) for path in config_files(files, source_dir)}
+    user_data, assumption = _nodeadm_user_data(variables, facts, files, current_dropin, merge_kubelet_configs(on_disk.values()), problems)
+    if problems:
+        return {}
+    ours_in_user_data = None in user_data
+    nodeadm_d = sorted(set(on_disk) - {ours_path} | ({ours_path} if not ours_in_user_data else set()),
+                       key=lambda path: posixpath.basename(path).encode("utf-8"))
+    sources = [(None if config is None else "user data", config) for config in user_data]
+    sources += [(None if path == ours_path else path, None if path == ours_path else on_disk[path]) for path in nodeadm_d]
+    ours_at = next(index for index, (label, _config) in enumerate(sources) if label is None)
+    if not ours_in_user_data:
+        for path, config in sources[ours_at + 1:]:
+            for name in sorted(set(config) & set(intent) | ({"reservedMemory"} & set(config))):
+                problems.append("%s sets %s, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
+                                "order); move it into kubelet_numa_config or remove it" % (path, name))
 
     def layers_for(settings):
-        # nodeadm.d overrides user data key by key; what the last run merged from user data stays in the drop-in.
-        dropin = merge_patch(current_dropin, merged_sources(settings))
+        # 40-nodeadm.conf as nodeadm rebuilds it at the next boot or nodeadm-run: the sources only, in order.
+        dropin = merge_kubelet_configs(settings if label is None else config for label, config in sources)
         return _Layers(base_path, base, [(dropin_path, dict(dropin, apiVersion=API_VERSION, kind=KIND))], flags, ours=("dropin", 0))
 
     before_dropins = [(dropin_path, current_dropin)] if current_dropin else []
-    warnings = []
+    warnings = [assumption] if assumption else []
     instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
     if files.get(base_path) is not None and instance_type and not variables.get("kubelet_numa_max_pods"):
         expected = _nodeadm_base(variables, facts, nodes, [])
@@ -747,7 +931,8 @@ def _plan_nodeadm(variables, facts, files, intent, dropin_name, nodes, problems)
     return {"unit": "kubelet.service", "apply_unit": variables.get("kubelet_numa_nodeadm_apply_service") or "nodeadm-run.service",
             "files": [{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
             "directories": [source_dir], "before": _Layers(base_path, base, before_dropins, flags), "layers_for": layers_for,
-            "warnings": warnings}
+            "warnings": warnings,
+            "nodeadm": {"user_data": "assumed" if assumption else "given", "sources": [label or "numa.kubelet" for label, _c in sources]}}
 
 
 def reads(variables, existing=None, files=None):
@@ -765,21 +950,23 @@ def reads(variables, existing=None, files=None):
     return dict(paths_to_read(variables, platform, files), platform=platform)
 
 
-def discover(variables, node, also_read=()):
+def discover(variables, node, also_read=(), also_units=()):
     """Everything plan_host needs from one node, read through `node` in as few round trips as the platform allows.
 
     node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
     "topology" when asked), topology() like numa.kubelet.numa_facts, rke2_version() (`rke2 --version`),
-    unit_file_state(unit) (systemd's UnitFileState, None when unknown) and instance_type() (IMDSv2). Nothing is read
+    unit_file_state(unit) (systemd's UnitFileState, None when unknown), instance_type() and user_data() (IMDSv2; the
+    user data is "" when the instance has none). Nothing is read
     that a variable already gives: kubelet_numa_node_files replaces every file read, kubelet_numa_topology the
     topology, kubelet_numa_platform the detection, and so on. also_read paths are read with the files (what the caller
-    writes besides the plan's files). Returns (facts, attributes): the facts for plan_host and the mode, owner and
+    writes besides the plan's files); also_units are systemd units whose state is read with them (facts["unit_states"]).
+    Returns (facts, attributes): the facts for plan_host and the mode, owner and
     group of every path read. Raises PlanError when the platform cannot be told.
     """
     variables = dict(variables or {})
     given_files = variables.get("kubelet_numa_node_files") or {}
     wants_topology = not variables.get("kubelet_numa_topology")
-    attributes, topology = {}, {}
+    attributes, topology, read_existing, unit_states = {}, {}, [], {}
     if given_files:
         existing = list(given_files)
         todo = reads(variables, existing)
@@ -789,17 +976,23 @@ def discover(variables, node, also_read=()):
     else:
         existing = None if variables.get("kubelet_numa_platform") else node.read(detection_paths(), [], False)["existing"]
         todo = reads(variables, existing)
-        found = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology)
+        found = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology, also_units)
         files, attributes, topology = dict(found["files"]), dict(found["attributes"]), found.get("topology") or {}
+        read_existing = list(found.get("existing") or [])
+        unit_states = dict(found.get("units") or {})
         # A kubeadm --config-dir flag names its drop-in directory only in the files just read.
         more = [path for path in reads(variables, existing, files)["dirs"] if path not in todo["dirs"]]
         if more:
             found = node.read([], more, False)
             files.update(found["files"])
             attributes.update(found["attributes"])
+            read_existing += found.get("existing") or []
     platform = todo["platform"]
-    facts = {"numa_nodes": topology.get("numa_nodes") or [], "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
-             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": ""}
+    # node_files reports a directory as existing, without content: one we would write as a file is refused in planning.
+    directories = sorted({path for path in read_existing if path not in files})
+    facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [],
+             "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
+             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": "", "unit_states": unit_states}
     if platform == "rke2":
         if not variables.get("kubelet_numa_rke2_version"):
             facts["rke2_version"] = node.rke2_version()
@@ -807,30 +1000,26 @@ def discover(variables, node, also_read=()):
             # The service the RKE2 installer enabled on this node; a server also runs an agent's kubelet.
             facts["rke2_role"] = next((role for role in RKE2_ROLES
                                        if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), "")
-    elif (platform == "nodeadm" and not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
-          and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
-        # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
-        facts["instance_type"] = node.instance_type()
+    elif platform == "nodeadm":
+        if (not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
+                and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
+            # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
+            facts["instance_type"] = node.instance_type()
+        if (variables.get("kubelet_numa_nodeadm_user_data_from_imds") and not variables.get("kubelet_numa_nodeadm_user_data")
+                and not variables.get("kubelet_numa_nodeadm_user_data_path")):
+            # What nodeadm itself reads at boot (its user data provider asks IMDS): the plan is then exact.
+            facts["nodeadm_user_data"] = node.user_data()
     return facts, attributes
 
 
 def state_problems(state_text, expected):
-    """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches."""
-    if state_text is None:
-        return ["there is no memory_manager_state: the kubelet has not started its memory manager"]
-    try:
-        state = json.loads(state_text)
-    except ValueError as exc:
-        return ["memory_manager_state is not JSON: %s" % exc]
-    problems = []
-    if state.get("policyName") != expected["policyName"]:
-        problems.append("memory_manager_state has policy %r, the plan %r" % (state.get("policyName"), expected["policyName"]))
-    elif expected["policyName"] == MEMORY_MANAGER_STATIC:
-        live = {}
-        for node, machine in (state.get("machineState") or {}).items():
-            reserved = ((machine.get("memoryMap") or {}).get("memory") or {}).get("systemReserved") or 0
-            if reserved:
-                live[str(node)] = int(reserved)
-        if live != expected["systemReserved"]:
-            problems.append("memory_manager_state reserves %s bytes per NUMA node, the plan %s" % (live, expected["systemReserved"]))
-    return problems
+    """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches.
+
+    The arguments are checked here, for the filter and the rollout; the comparison is the restart module's own
+    (module_utils/kubelet_checkpoint.py), which runs it on the node.
+    """
+    if not isinstance(expected, dict) or not isinstance(expected.get("systemReserved"), dict) or "policyName" not in expected:
+        raise KubeletConfigError(["expected state: %r must be a plan's expected_state {policyName, systemReserved}" % (expected,)])
+    if state_text is not None and not isinstance(state_text, str):
+        raise KubeletConfigError(["memory_manager_state: %r (%s) must be the checkpoint file's text" % (state_text, type_name(state_text))])
+    return checkpoint_problems(state_text, expected)

@@ -287,6 +287,8 @@ INTENTS = {
     "eks": dict(STATIC),
     "eks-pinned": dict(STATIC, kubeReserved={"memory": "8500Mi"}),
     "eks-pinned-system": dict(STATIC, kubeReserved={"memory": "8500Mi"}, systemReserved={"memory": "1.5Gi"}),
+    # bytes written as YAML integers, as many users do: the kubelet refuses numbers here, so render writes them as strings
+    "int-bytes": dict(STATIC, kubeReserved={"memory": 1073741824}, evictionHard={"memory.available": 104857600}),
 }
 
 
@@ -314,6 +316,8 @@ HOSTS = {
     "kubeadm-evict-1n": _kubeadm("1x16Gi", "924Mi", "first", KUBEADM_MAIN_EVICTION),
     "kubeadm-evict-2n": _kubeadm("2x16Gi", "odd-bytes", "even", KUBEADM_MAIN_EVICTION),
     "kubeadm-evict-4n": _kubeadm("4x8Gi", "odd-bytes", "proportional", KUBEADM_MAIN_EVICTION),
+    "kubeadm-int-bytes-2n": _kubeadm("2x16Gi", "int-bytes"),
+    "eks-m5-int-bytes-2n": _eks("m5.large", "2x4Gi", "int-bytes", cpus_per_node=1),
     "rke2-131-1n": _rke2("v1.31.9+rke2r1", "agent", "1x16Gi", "cpu-static"),
     "rke2-131-2n": _rke2("v1.31.9+rke2r1", "server", "2x16Gi", "fractional", "proportional"),
     "rke2-131-4n": _rke2("v1.31.9+rke2r1", "agent", "4x8Gi", "odd-bytes", "first"),
@@ -529,11 +533,14 @@ def _eks_topology(spec, cpus_per_node):
 
 
 # A few node classes of numa.kubelet.eks_userdata: {id: (NUMA spec, node class without name/topology)}.
+KARPENTER_SPEC = {"role": "KarpenterNodeRole", "amiSelectorTerms": [{"alias": "al2023@latest"}], "subnetSelectorTerms": [{"id": "subnet-1"}],
+                  "securityGroupSelectorTerms": [{"id": "sg-1"}]}
 EKS_CLASSES = {
-    "al2023-m5-formula": ("2x16Gi", {"instance_type": "m5.large", "intent": STATIC}),
+    # A managed node group's launch template: its own part brings the cluster.
+    "al2023-m5-formula": ("2x16Gi", {"instance_type": "m5.large", "intent": STATIC, "cluster_in_another_part": True}),
     # Karpenter's spec.kubelet wins over the user data: reserve for 1Gi + 512Mi + 300Mi, not for
     # nodeadm's formula (m5.4xlarge: maxPods 234, 2829Mi + 100Mi).
-    "al2023-karpenter-wins": ("2x16Gi", {"instance_type": "m5.4xlarge", "intent": STATIC, "karpenter": {"kubelet": {
+    "al2023-karpenter-wins": ("2x16Gi", {"instance_type": "m5.4xlarge", "intent": STATIC, "karpenter": {"spec": KARPENTER_SPEC, "kubelet": {
         "kubeReserved": {"cpu": "200m", "memory": "1Gi"},
         "systemReserved": {"memory": "512Mi"},
         "evictionHard": {"memory.available": "300Mi"}}}}),
@@ -546,8 +553,8 @@ def eks_inputs(case):
     """kubelet-check's inputs as the node would have them, rebuilt from the rendered files, not from the plan.
 
     AL2023: nodeadm's base config.json, then the drop-in it writes: the user data's NodeConfig part merged with
-    Karpenter's spec.kubelet last. AL2: bootstrap.sh's kubelet-config.json, then KUBELET_EXTRA_ARGS as systemd
-    hands it over ('%%' resolved to '%', split on whitespace).
+    the EC2NodeClass's spec.kubelet (Karpenter's part) last. AL2: bootstrap.sh's kubelet-config.json, then
+    KUBELET_EXTRA_ARGS as systemd hands it over ('%%' resolved to '%', split on whitespace).
     """
     spec, node_class = EKS_CLASSES[case]
     rendered = render_node_classes([dict(copy.deepcopy(node_class), name=case, topology=_eks_topology(spec, 2))])
@@ -556,7 +563,8 @@ def eks_inputs(case):
         words = details["kubelet_extra_args"].replace("%%", "%").split()
         return KubeletInputs(spec, _yaml(details["base_config"]), [], words), details
     part = nodeconfig_parts(rendered["files"]["%s.user-data.mime" % case])[0]["spec"]["kubelet"]["config"]
-    dropin = merge_patch(part, (node_class.get("karpenter") or {}).get("kubelet") or {})
+    ec2nodeclass = rendered["files"].get("%s.ec2nodeclass.yaml" % case)
+    dropin = merge_patch(part, yaml.safe_load(ec2nodeclass)["spec"]["kubelet"] if ec2nodeclass else {})
     return KubeletInputs(spec, _yaml(details["kubelet_inputs"]["config"]["content"]), [("40-nodeadm.conf", _yaml(dict(API, **dropin)))]), details
 
 
@@ -642,6 +650,36 @@ def test_engine_refuses_only_what_the_real_kubelet_refuses(case, oracle):
     ours = "\n".join(errors)
     assert phrase in ours, "the kubelet's phrase %r is not in the engine's errors %s" % (phrase, errors)
     assert kubelet_message(verdict.text) in ours, "the kubelet's message %r is not in the engine's errors %s" % (kubelet_message(verdict.text), errors)
+
+
+# Fields of the wrong type or range: the kubelet cannot decode (or validate) them; the engine names the field and
+# quotes the kubelet's own error, for a config file and for kubelet_numa_config alike.
+VALID = dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi"}), (1, {"memory": "512Mi"})))
+TYPE_REFUSALS = {
+    "healthzPort-string": {"healthzPort": "10248"},
+    "featureGates-yes": {"featureGates": {"MemoryQoS": "yes"}},
+    "clusterDNS-string": {"clusterDNS": "10.0.0.10"},
+    "reservedSystemCPUs-list": {"reservedSystemCPUs": [0, 1]},
+    "kubeReserved-number": {"kubeReserved": {"memory": 536870912}},
+    "evictionHard-number": {"evictionHard": {"memory.available": 104857600}},
+    "maxPods-negative": {"maxPods": -1},
+    "maxPods-beyond-int32": {"maxPods": 2**40},
+    "maxPods-fraction": {"maxPods": 1.5},
+    "syncFrequency-not-a-duration": {"syncFrequency": "1 minute"},
+}
+_DECODE_PREFIX = re.compile(r"^.*error failed to decode: |^failed to merge kubelet configs: .*?: ")
+
+
+@pytest.mark.parametrize("case", sorted(TYPE_REFUSALS))
+def test_engine_refuses_field_types_with_the_real_kubelets_words(case, oracle):
+    config = dict(VALID, **TYPE_REFUSALS[case])
+    errors = check_kubelet_config(config, [0, 1]).errors
+    assert errors, "the engine accepts %s" % case
+    inputs = KubeletInputs(REFUSAL_SPEC, _yaml(config))
+    verdict = require_verdict(oracle.check(inputs), inputs)
+    assert verdict.kind == "REJECTED", "the engine refuses %s (%s) but the real kubelet starts with it\n%s" % (case, errors, verdict.output)
+    words = _DECODE_PREFIX.sub("", kubelet_message(verdict.text))
+    assert words in "\n".join(errors), "the kubelet's words %r are not in the engine's errors %s" % (words, errors)
 
 
 # ------------------------------------------------------------------------------------------------ 3. the stand-in
