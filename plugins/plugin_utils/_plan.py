@@ -4,7 +4,7 @@
 """Planning one node: from the user's intent and what the node already has to the files to write and how to restart.
 
 The role (roles/kubelet_numa) and the offline renderer (playbooks/render.yml) both call plan_host(); every
-platform rule lives here (KUBELET_FACTS.md section 4):
+platform rule lives here (docs/kubelet-facts.md section 4):
 
 - kubeadm: the main config /var/lib/kubelet/config.yaml belongs to kubeadm (`kubeadm upgrade` rewrites it), so
   our settings go in a --config-dir drop-in; the flag comes from kubeadm-flags.env or /etc/default/kubelet
@@ -23,6 +23,8 @@ the user's fragment alone.
 
 from __future__ import annotations
 
+import decimal
+import hashlib
 import json
 import posixpath
 import re
@@ -42,7 +44,7 @@ PLATFORMS = ("kubeadm", "rke2", "nodeadm")
 RKE2_ROLES = ("server", "agent")
 NODECONFIG_API_VERSION = "node.eks.aws/v1alpha1"
 NODECONFIG_KIND = "NodeConfig"
-# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; KUBELET_FACTS.md section 4).
+# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; docs/kubelet-facts.md section 4).
 RKE2_DROPIN_MINOR = 32
 # RKE2 < 1.32 passes these as kubelet flags; >= 1.32 writes them to 00-rke2-defaults.conf.
 RKE2_EVICTION_HARD = {"imagefs.available": "5%", "nodefs.available": "5%"}
@@ -418,6 +420,28 @@ def _manager_changes(before, after, capacity):
     return memory, cpu
 
 
+def manager_inputs_digest(config, capacity):
+    """A digest of the memory and CPU manager inputs of an effective config (what _manager_changes compares).
+
+    The kubelet's unit compares the digest of the config on disk with the one it last started with, and removes the
+    checkpoints when they differ (the checkpoint guard, roles/kubelet_numa/templates/reboot-reset.conf.j2). None when
+    the config cannot be read, so that nothing is vouched for.
+    """
+    try:
+        keys = {"memory": _memory_key(config, capacity), "cpu": _cpu_key(config)}
+    except (KubeletConfigError, ValueError, TypeError, AttributeError):
+        return None
+
+    def exact(value):
+        # Equal quantities spelled differently (1Gi, 1073741824) are one value; normalize() keeps it exact at int64 sizes.
+        if isinstance(value, decimal.Decimal):
+            return "%s" % value.normalize()
+        raise TypeError("%r (%s) is not a manager input" % (value, type(value).__name__))
+
+    text = json.dumps(keys, sort_keys=True, default=exact, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def expected_state(reserved):
     """What memory_manager_state must say after a good start: the policy and systemReserved bytes per NUMA node."""
     shares = {}
@@ -516,6 +540,7 @@ def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, pl
         "restart": restart,
         "reset_cpu_manager_state": reset_cpu,
         "expected_state": expected,
+        "manager_inputs": {"planned": manager_inputs_digest(effective, capacity), "current": manager_inputs_digest(before, capacity)},
         "health_url": _health_url(effective),
         "warnings": warnings,
     })
@@ -656,7 +681,7 @@ def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
 
 
 def _lablabs_conflicts(facts, problems):
-    """lablabs.rke2 renders rke2_kubelet_arg after the options and RKE2 keeps the later key (KUBELET_FACTS.md section 4)."""
+    """lablabs.rke2 renders rke2_kubelet_arg after the options and RKE2 keeps the later key (docs/kubelet-facts.md section 4)."""
     if facts.get("rke2_kubelet_arg"):
         problems.append("rke2_kubelet_arg is set (%r): lablabs.rke2 renders it after rke2_server_options/rke2_agent_options and RKE2 keeps the "
                         "later kubelet-arg key, so the kubelet-arg line of kubelet_numa_rke2_options would be dropped silently; move those "
