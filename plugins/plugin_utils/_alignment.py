@@ -23,6 +23,7 @@ import re
 _KLOG_PAIR = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
 # The kubelet's line when it refuses a pod at admission (pkg/kubelet/kubelet.go, HandlePodAdditions -> rejectPod).
 _ADMISSION_DENIED = '"Pod admission denied"'
+_LIST_PART = re.compile(r"^(\d+)(?:-(\d+))?$")
 
 
 class AlignmentError(Exception):
@@ -35,10 +36,10 @@ def parse_cpu_list(text):
     for part in (text or "").strip().split(","):
         if not part:
             continue
-        first, _, last = part.partition("-")
-        if not first.isdigit() or not (last or first).isdigit() or int(last or first) < int(first):
+        match = _LIST_PART.match(part)
+        if not match or int(match.group(2) or match.group(1)) < int(match.group(1)):
             raise AlignmentError("%r is not a CPU or NUMA node list" % text)
-        numbers.update(range(int(first), int(last or first) + 1))
+        numbers.update(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
     return numbers
 
 
