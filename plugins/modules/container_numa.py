@@ -15,10 +15,11 @@ description:
     check of C(numa.kubelet.verify)).
   - The kubelet's C(memory_manager_state) and C(cpu_manager_state) checkpoints in its root directory.
   - Every pod container the kubelet runs, from the links the kubelet keeps in C(/var/log/containers)
-    (C(<pod>_<namespace>_<container>-<container id>.log), pointing into C(/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/)):
-    no container runtime client is needed. For each, the first process whose C(/proc/PID/cgroup) names the
-    container id, and its C(Cpus_allowed_list) and C(Mems_allowed_list) from C(/proc/PID/status). Containers
-    without a running process are left out.
+    (C(<pod>_<namespace>_<container>-<container id>.log), pointing into C(/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/)),
+    so that no container runtime client is needed.
+  - For each container, the first process whose C(/proc/PID/cgroup) names the container id, and its
+    C(Cpus_allowed_list) and C(Mems_allowed_list) from C(/proc/PID/status). Containers without a running process
+    are left out.
   - The NUMA nodes and their CPUs from sysfs.
   - With O(unit), the kubelet's C("Pod admission denied") lines from that unit's journal since its last start.
 author:
@@ -48,9 +49,9 @@ attributes:
 """
 
 EXAMPLES = r"""
+# On a kubeadm or nodeadm node, add `unit: kubelet.service` to read the kubelet's admission refusals too.
 - name: Read the kernel's view of the pod containers
   numa.kubelet.container_numa:
-    unit: kubelet.service
   register: view
 
 - name: Fail when a container runs off the NUMA node the kubelet assigned it

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Write a docker-archive image (for `ctr images import`) holding only a static busybox, without a registry.
 

@@ -21,7 +21,8 @@ EXITED_ID = "c" * 64
 
 
 def _status(cpus, mems):
-    return "Name:\tbusybox\nState:\tS (sleeping)\nCpus_allowed:\t2\nCpus_allowed_list:\t%s\nMems_allowed:\t...,00000002\nMems_allowed_list:\t%s\n" % (cpus, mems)
+    return ("Name:\tbusybox\nState:\tS (sleeping)\nCpus_allowed:\t2\nCpus_allowed_list:\t%s\n"
+            "Mems_allowed:\t...,00000002\nMems_allowed_list:\t%s\n" % (cpus, mems))
 
 
 def _process(root, pid, container_id, cpus, mems):

@@ -14,8 +14,8 @@ import os
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._alignment import (AlignmentError, admission_denials, alignment,
-                                                                                format_list, parse_cpu_list)
+from ansible_collections.numa.kubelet.plugins.plugin_utils._alignment import (
+    AlignmentError, admission_denials, alignment, format_list, parse_cpu_list)
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "alignment")
 
@@ -38,8 +38,9 @@ def test_the_real_guaranteed_pod_is_aligned(view):
     result = alignment(view)
     assert result["problems"] == []
     app = _app(view)
-    assert result["lines"][:1] == ["alignment: pod default/%s container %s (PID %d): NUMA node 1 (memory_manager_state); kernel: "
-                               "Cpus_allowed_list 1, Mems_allowed_list 1: aligned" % (app["pod"], app["container"], app["pid"])]
+    assert result["lines"][:1] == [
+        "alignment: pod default/%s container %s (PID %d): NUMA node 1 (memory_manager_state); kernel: "
+        "Cpus_allowed_list 1, Mems_allowed_list 1: aligned" % (app["pod"], app["container"], app["pid"])]
     assert result["lines"][1].startswith("alignment: pod default/numa-too-big-numa-kubelet-vm was refused by the kubelet: "
                                          "UnexpectedAdmissionError: Allocate failed due to [memorymanager]")
     [row] = result["containers"]
@@ -82,8 +83,8 @@ def test_no_guaranteed_pod_means_nothing_to_prove(view):
     state = json.loads(view["memory_manager_state"])
     state.pop("entries")
     view["memory_manager_state"] = json.dumps(state)
-    assert alignment(view)["lines"][:1] == ["alignment: no pod container holds memory in memory_manager_state (no Guaranteed pod "
-                                        "runs here): nothing to prove"]
+    assert alignment(view)["lines"][:1] == [
+        "alignment: no pod container holds memory in memory_manager_state (no Guaranteed pod runs here): nothing to prove"]
 
 
 def test_policy_none_means_nothing_to_prove(view):
