@@ -36,6 +36,13 @@ options:
     type: list
     elements: path
     default: []
+  also_units:
+    description:
+      - systemd units whose state is read with the files (C(unit_states) of RV(discovered)); the plan starts its unit
+        when that one does not run, even if nothing else changes.
+    type: list
+    elements: str
+    default: []
   rke2_kubelet_arg:
     description: The C(rke2_kubelet_arg) of lablabs.rke2, which the plan refuses next to the handed-over options.
     type: list
