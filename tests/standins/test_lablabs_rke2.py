@@ -56,10 +56,10 @@ def test_options_lines_give_rke2_our_kubelet_args_and_the_kubelet_accepts(make_h
 LABLABS = os.path.realpath(os.environ.get("NUMA_KUBELET_LABLABS_RKE2") or os.path.join(REPO, "..", "shared", "clients", "lablabs.rke2"))
 
 
-def render_lablabs_config(host_vars, server):
+def render_lablabs_config(host_vars, server, template="config.yaml.j2"):
     """config.yaml as lablabs.rke2's own templates/config.yaml.j2 renders it for one host (its defaults, then host_vars)."""
     jinja2 = pytest.importorskip("jinja2")
-    template_path = os.path.join(LABLABS, "templates", "config.yaml.j2")
+    template_path = os.path.join(LABLABS, "templates", template)
     if not os.path.exists(template_path):
         pytest.skip("lablabs.rke2 is not at %s (../shared/clients/lablabs.rke2)" % LABLABS)
     with open(os.path.join(LABLABS, "defaults", "main.yml"), encoding="utf-8") as handle:
@@ -112,3 +112,26 @@ def test_an_unseen_rke2_kubelet_arg_replaces_the_options_line_and_is_named(make_
     assert "--memory-manager-policy=Static" not in args and "--max-pods=58" in args
     after = lablabs_plan("v1.32.5+rke2r1", [4194304, 4194304], files={"/etc/rancher/rke2/config.yaml": config}, lablabs={"in_servers_group": True})
     assert "memoryManagerPolicy None" in after["rke2"]["lablabs"]["not_carried"][0]
+
+
+@pytest.mark.parametrize("version", ["v1.31.9+rke2r1", "v1.32.5+rke2r1"])
+def test_lablabs_kubelet_config_and_its_config_item(make_host, version):
+    # lablabs writes rke2_kubelet_config to /etc/rancher/rke2/kubelet-config.yaml (templates/kubelet-config.yaml.j2) and
+    # the --config item in the kubelet-arg list; RKE2 >= 1.32 copies that file in as the drop-in 10-cli-config.conf.
+    plan = lablabs_plan(version, [4194304, 4194304], lablabs={"in_agents_group": True, "rke2_kubelet_config": {"imageGCHighThresholdPercent": 80}})
+    handed = plan["rke2"]["lablabs"]
+    host_vars = {"rke2_agent_options": handed["rke2_agent_options"], "rke2_kubelet_arg": handed["rke2_kubelet_arg"],
+                 "rke2_kubelet_config": handed["rke2_kubelet_config"]}
+    host = make_host([4194304, 4194304])
+    host.write("/etc/rancher/rke2/config.yaml", render_lablabs_config(host_vars, server=False))
+    host.write("/etc/rancher/rke2/kubelet-config.yaml", render_lablabs_config(host_vars, server=False, template="kubelet-config.yaml.j2"))
+    result = host.run(RKE2, ["agent"], {"RKE2_STANDIN_VERSION": version})
+    assert result.start is not None and result.start["result"] == "started", result.stderr
+    copied = host.path("/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/10-cli-config.conf")
+    if version.startswith("v1.32"):
+        assert "--config=/etc/rancher/rke2/kubelet-config.yaml" not in result.start["argv"] and copied.exists()
+    else:
+        assert "--config=/etc/rancher/rke2/kubelet-config.yaml" in result.start["argv"] and not copied.exists()
+    # No memory eviction term either way: no main file from 1.32, RKE2's --eviction-hard flag before.
+    assert [item["limits"]["memory"] for item in plan["reserved_memory"]] == ["1Gi", "1Gi"]
+    assert result.start["reserved_memory_bytes"] == {"0": {"memory": 1 << 30}, "1": {"memory": 1 << 30}}
