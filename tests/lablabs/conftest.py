@@ -8,9 +8,10 @@
   rke2_airgap_copy_sourcepath to the hosts and runs rke2.sh; everything after that (config.yaml, kubelet-config.yaml,
   the services, its handlers and rolling restart, the waits for the nodes) is lablabs' own code.
 - What rke2.sh installs is the RKE2 STAND-IN: rke2-install.sh (beside this file) unpacks a tarball built here holding
-  `rke2` (rke2-standin-binary.c: the service's main process, answers --version and supervises the image's
-  rke2-standin, which hands the kubelet stand-in RKE2's kubelet arguments), the rke2-server / rke2-agent units, the
-  real kubectl (RKE2 puts one in <data-dir>/bin) and the server's /etc/rancher/rke2/rke2.yaml.
+  `rke2` (rke2-standin-binary.c: the service's main process, answers --version and supervises rke2-standin),
+  tests/hosts/standins/rke2-standin (which hands the kubelet stand-in of the test image RKE2's kubelet arguments),
+  the rke2-server / rke2-agent units, the real kubectl (RKE2 puts one in <data-dir>/bin) and the server's
+  /etc/rancher/rke2/rke2.yaml.
 - The API server: ../shared/apiserver (or $NUMA_KUBELET_APISERVER), a real kube-apiserver on loopback with free ports.
   In each host, 127.0.0.1:6443 (where an RKE2 server serves its API) forwards to it, so lablabs' kubectl on the node
   talks to the real API server; ../apiserver/node-agent-standin registers the Nodes and posts Ready from the RKE2
@@ -213,6 +214,8 @@ class Cluster:
         tarball = os.path.join(self.artifacts, "rke2.linux-amd64.tar.gz")
         with tarfile.open(tarball, "w:gz") as archive:
             archive.add(binary, "bin/rke2")
+            # The repository's RKE2 stand-in over the image's copy: the RKE2 this tarball installs is the one tested here.
+            archive.add(os.path.join(REPO, "tests", "hosts", "standins", "rke2-standin"), "bin/rke2-standin")
             archive.add(os.path.realpath(kubectl), "share/rke2-standin/kubectl")
             for name, text in dict(units, **{"share/rke2-standin/version": RKE2_VERSION + "\n",
                                              "share/rke2-standin/rke2.yaml": yaml.safe_dump(node_kubeconfig)}).items():

@@ -21,7 +21,7 @@
 
 #define VERSION_FILE "/usr/local/share/rke2-standin/version"
 #define PYTHON "/usr/bin/python3"
-#define RKE2_STANDIN "/usr/local/bin/rke2-standin"
+#define RKE2_STANDIN "/usr/local/bin/rke2-standin" /* installed from the same tarball */
 
 static pid_t child = -1;
 
