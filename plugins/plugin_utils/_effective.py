@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The KubeletConfiguration a kubelet really runs with: defaults, main file, --config-dir drop-ins, flags.
 
-The layering, verified on a real kubelet (KUBELET_FACTS.md section 2; kubernetes cmd/kubelet/app/server.go
+The layering, verified on a real kubelet (docs/kubelet-facts.md section 2; kubernetes cmd/kubelet/app/server.go
 loadConfigFile / mergeKubeletConfigurations):
 1. the main --config file, decoded, defaulted and given the default evictionHard when it has none
    (_kubelet_defaults.apply_defaults, server.go loadConfigFile); without --config (RKE2 >= 1.32) the kubelet starts

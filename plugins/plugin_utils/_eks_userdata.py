@@ -26,7 +26,7 @@ AL2 (bootstrap.sh, end of life). awslabs/amazon-eks-ami templates/al2/runtime/bo
 /etc/eks/eni-max-pods.txt (the same numbers as nodeadm's table, see _eks_instance_data SOURCE cross_check) and
 ``.maxPods=$MAX_PODS`` (--use-max-pods, default true); --kubelet-extra-args lands in
 ``Environment='KUBELET_EXTRA_ARGS=...'`` of kubelet.service.d/30-kubelet-extra-args.conf. Extra args are kubelet
-flags, which replace a config file's whole map (KUBELET_FACTS.md section 2), so a map flag carries bootstrap.sh's
+flags, which replace a config file's whole map (docs/kubelet-facts.md section 2), so a map flag carries bootstrap.sh's
 keys as well as the intent's. systemd resolves %-specifiers in Environment= (systemd.exec(5)), so '%' is written '%%'.
 """
 

@@ -4,7 +4,7 @@
 """A KubeletConfiguration fragment written as kubelet command-line flags (RKE2 kubelet-arg, nodeadm flags).
 
 The flag names and value syntaxes are those of _kubelet_fields.FLAG_FORMS. A map flag replaces the config file's
-whole map (KUBELET_FACTS.md section 2), so every map is written whole, in one flag. A field with no flag form, or a
+whole map (docs/kubelet-facts.md section 2), so every map is written whole, in one flag. A field with no flag form, or a
 value the flag syntax cannot carry, is an error: nothing is dropped.
 """
 

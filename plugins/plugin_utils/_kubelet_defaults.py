@@ -36,7 +36,7 @@ is public for callers that need that step alone. Consequences, each verified on 
 (/work/shared/oracle/kubelet-check, effective config read from /configz):
 - the step runs only in loadConfigFile: `mergeDefaultEvictionSettings: true` in a drop-in merges nothing (a main
   file with evictionHard {nodefs.available: 7%} plus that drop-in keeps one threshold);
-- with --config-dir but no --config (RKE2 >= 1.32 per KUBELET_FACTS.md section 4) neither branch runs: a drop-in
+- with --config-dir but no --config (RKE2 >= 1.32 per docs/kubelet-facts.md section 4) neither branch runs: a drop-in
   evictionHard {imagefs.available: 5%, nodefs.available: 5%} is the whole map and the memory term is 0
   (kubeReserved 512Mi + systemReserved 412Mi accepted reservedMemory 924Mi, refused 1Gi);
 - `evictionHard: {}` is not nil: no thresholds at all.

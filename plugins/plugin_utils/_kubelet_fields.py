@@ -4,7 +4,7 @@
 """The top-level fields of KubeletConfiguration (kubelet.config.k8s.io/v1beta1) and the command-line form of some.
 
 KUBELET_CONFIGURATION_FIELDS lets a config be checked for misspelt keys, which the kubelet silently ignores under
-lenient decoding (KUBELET_FACTS.md section 1). FLAG_FORMS says how the fields the engine renders are written as
+lenient decoding (docs/kubelet-facts.md section 1). FLAG_FORMS says how the fields the engine renders are written as
 kubelet flags, for platforms that pass settings as flags (RKE2 kubelet-arg, nodeadm spec.kubelet.flags).
 """
 

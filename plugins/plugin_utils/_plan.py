@@ -4,7 +4,7 @@
 """Planning one node: from the user's intent and what the node already has to the files to write and how to restart.
 
 The role (roles/kubelet_numa) and the offline renderer (playbooks/render.yml) both call plan_host(); every
-platform rule lives here (KUBELET_FACTS.md section 4):
+platform rule lives here (docs/kubelet-facts.md section 4):
 
 - kubeadm: the main config /var/lib/kubelet/config.yaml belongs to kubeadm (`kubeadm upgrade` rewrites it), so
   our settings go in a --config-dir drop-in; the flag comes from kubeadm-flags.env or /etc/default/kubelet
@@ -23,6 +23,8 @@ the user's fragment alone.
 
 from __future__ import annotations
 
+import decimal
+import hashlib
 import json
 import posixpath
 import re
@@ -42,7 +44,7 @@ PLATFORMS = ("kubeadm", "rke2", "nodeadm")
 RKE2_ROLES = ("server", "agent")
 NODECONFIG_API_VERSION = "node.eks.aws/v1alpha1"
 NODECONFIG_KIND = "NodeConfig"
-# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; KUBELET_FACTS.md section 4).
+# The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; docs/kubelet-facts.md section 4).
 RKE2_DROPIN_MINOR = 32
 # RKE2 < 1.32 passes these as kubelet flags; >= 1.32 writes them to 00-rke2-defaults.conf.
 RKE2_EVICTION_HARD = {"imagefs.available": "5%", "nodefs.available": "5%"}
@@ -419,6 +421,28 @@ def _manager_changes(before, after, capacity):
     return memory, cpu
 
 
+def manager_inputs_digest(config, capacity):
+    """A digest of the memory and CPU manager inputs of an effective config (what _manager_changes compares).
+
+    The kubelet's unit compares the digest of the config on disk with the one it last started with, and removes the
+    checkpoints when they differ (the checkpoint guard, roles/kubelet_numa/templates/reboot-reset.conf.j2). None when
+    the config cannot be read, so that nothing is vouched for.
+    """
+    try:
+        keys = {"memory": _memory_key(config, capacity), "cpu": _cpu_key(config)}
+    except (KubeletConfigError, ValueError, TypeError, AttributeError):
+        return None
+
+    def exact(value):
+        # Equal quantities spelled differently (1Gi, 1073741824) are one value; normalize() keeps it exact at int64 sizes.
+        if isinstance(value, decimal.Decimal):
+            return "%s" % value.normalize()
+        raise TypeError("%r (%s) is not a manager input" % (value, type(value).__name__))
+
+    text = json.dumps(keys, sort_keys=True, default=exact, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def expected_state(reserved):
     """What memory_manager_state must say after a good start: the policy and systemReserved bytes per NUMA node."""
     shares = {}
@@ -529,6 +553,7 @@ def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, pl
         "restart": restart,
         "reset_cpu_manager_state": reset_cpu,
         "expected_state": expected,
+        "manager_inputs": {"planned": manager_inputs_digest(effective, capacity), "current": manager_inputs_digest(before, capacity)},
         "health_url": _health_url(effective),
         "warnings": warnings,
     })
@@ -715,7 +740,7 @@ def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
 LABLABS_SERVERS_GROUP = "masters"
 LABLABS_AGENTS_GROUP = "workers"
 LABLABS_KUBELET_CONFIG = "kubelet-config.yaml"
-# k3s pkg/agent/run... startKubelet -> extractConfigArgs (RKE2 >= 1.32): a kubelet-arg config= file is copied here.
+# k3s pkg/daemons/agent/agent.go startKubelet -> extractConfigArgs (RKE2 >= 1.32): a kubelet-arg config= file is copied here.
 RKE2_CLI_CONFIG_DROPIN = "10-cli-config.conf"
 LABLABS_FORMS = ("options", "kubelet_arg", "kubelet_config")
 
@@ -806,13 +831,13 @@ def _conflicting_items(user_items, ours):
                 if our_field != field_name:
                     continue
                 if kind.startswith("map") and isinstance(value, dict) and not set(value) & set(our_value):
-                    continue  # repeated map flags add up (KUBELET_FACTS.md section 2): theirs and ours both apply
+                    continue  # repeated map flags add up (docs/kubelet-facts.md section 2): theirs and ours both apply
                 found.append((item, our_word[2:]))
     return found
 
 
 def _with_rke2_thresholds(settings, other_items):
-    """RKE2's disk eviction thresholds kept where a flag would replace them (KUBELET_FACTS.md sections 2 and 4).
+    """RKE2's disk eviction thresholds kept where a flag would replace them (docs/kubelet-facts.md sections 2 and 4).
 
     Before 1.32 a kubelet-arg eviction-hard replaces RKE2's own --eviction-hard; from 1.32 the flag replaces the map of
     00-rke2-defaults.conf. So when ours or another item sets the flag, ours carries RKE2's thresholds that nobody set.

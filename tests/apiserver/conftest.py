@@ -36,7 +36,7 @@ HOSTS = ["rollout-n1", "rollout-n2", "rollout-n3"]
 LAYOUT = {"rollout-n1": "kubeadm", "rollout-n2": "kubeadm", "rollout-n3": "rke2-agent"}
 PLATFORM = {"kubeadm": "kubeadm", "rke2-agent": "rke2"}
 UNIT = {"kubeadm": "kubelet.service", "rke2-agent": "rke2-agent.service"}
-# The drop-in numa.kubelet writes: kubeadm's --config-dir, RKE2 1.32's kubelet.conf.d (KUBELET_FACTS.md section 4).
+# The drop-in numa.kubelet writes: kubeadm's --config-dir, RKE2 1.32's kubelet.conf.d (docs/kubelet-facts.md section 4).
 DROPIN = {"kubeadm": "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf",
           "rke2-agent": "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"}
 # The podman containers are named prefix + host (the hosts keep their names as inventory hosts, Nodes and hostnames),

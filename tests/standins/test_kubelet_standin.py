@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The kubelet stand-in must refuse what the kubelet refuses and accept what it accepts (KUBELET_FACTS.md)."""
+"""The kubelet stand-in must refuse what the kubelet refuses and accept what it accepts (docs/kubelet-facts.md)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@
 
 lablabs.rke2 (1.53.0, templates/config.yaml.j2) writes each rke2_server_options / rke2_agent_options string as one
 line of /etc/rancher/rke2/config.yaml, and rke2_kubelet_arg as a `kubelet-arg:` list after them
-(KUBELET_FACTS.md section 4). The config is built here the same way and handed to the RKE2 and kubelet stand-ins.
+(docs/kubelet-facts.md section 4). The config is built here the same way and handed to the RKE2 and kubelet stand-ins.
 """
 
 from __future__ import annotations

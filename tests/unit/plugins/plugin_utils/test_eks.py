@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""kubeReserved as nodeadm computes it (KUBELET_FACTS.md §5), and the generated EKS instance table.
+"""kubeReserved as nodeadm computes it (docs/kubelet-facts.md section 5), and the generated EKS instance table.
 
 Fixtures (tests/unit/fixtures/) are lines copied unchanged from the upstream files:
 - eks_instance_info_sample.jsonl: awslabs/amazon-eks-ami nodeadm/internal/kubelet/instance-info.jsonl at
@@ -57,7 +57,7 @@ def read(path):
         return handle.read()
 
 
-# --- the three reference nodes of KUBELET_FACTS.md §5 -------------------------------------------------------
+# --- the three reference nodes of docs/kubelet-facts.md section 5 -------------------------------------------------------
 
 @pytest.mark.parametrize("instance_type, pods, mebibytes", [
     ("m5.large", 29, 574),

@@ -29,7 +29,7 @@ def test_present(field):
 
 
 @pytest.mark.parametrize("name", [
-    "reservedMemroy",      # the misspelling the kubelet silently ignores (KUBELET_FACTS.md section 1)
+    "reservedMemroy",      # the misspelling the kubelet silently ignores (docs/kubelet-facts.md section 1)
     "ReservedMemory",      # the Go field name, not the json tag
     "resolverConfig",      # Go field ResolverConfig, json tag resolvConf
     "numaNode", "limits",  # MemoryReservation's fields, not top-level

@@ -417,3 +417,23 @@ def test_discover_refuses_an_undetectable_platform_before_reading_files():
     with pytest.raises(PlanError, match="cannot detect the platform: none of"):
         discover(dict(DEFAULTS), node)
     assert len(node.asked) == 1
+
+
+def test_manager_inputs_digest_follows_the_reset_rule():
+    """The checkpoint guard's digest changes exactly when a change of the config needs a reset."""
+    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}
+    first = plan("kubeadm", files)
+    assert first["manager_inputs"]["planned"].startswith("sha256:") and first["manager_inputs"]["current"] != first["manager_inputs"]["planned"]
+    applied = dict(files)
+    for entry in first["files"]:
+        applied[entry["path"]] = entry.get("text") or yaml.safe_dump(entry["content"])
+    again = plan("kubeadm", applied)
+    assert again["manager_inputs"]["current"] == again["manager_inputs"]["planned"] == first["manager_inputs"]["planned"]
+    # Not a manager input: a restart, same digest.
+    assert plan("kubeadm", applied, intent=dict(INTENT, maxPods=58))["manager_inputs"]["planned"] == first["manager_inputs"]["planned"]
+    # The same quantity spelled another way is the same input.
+    spelled = plan("kubeadm", applied, intent=dict(INTENT, kubeReserved={"memory": "1024Mi"}, systemReserved={"memory": str(1 << 30)}))
+    assert spelled["manager_inputs"]["planned"] == first["manager_inputs"]["planned"]
+    for intent in (dict(INTENT, systemReserved={"memory": "2Gi"}), dict(INTENT, cpuManagerPolicy="static", kubeReserved={"memory": "1Gi", "cpu": "500m"})):
+        changed = plan("kubeadm", applied, intent=intent)
+        assert changed["restart"] == "reset" and changed["manager_inputs"]["planned"] != first["manager_inputs"]["planned"]

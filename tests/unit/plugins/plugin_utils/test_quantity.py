@@ -642,7 +642,7 @@ def test_quantity_accessors_constructed():
     assert (doubled.sign(), doubled.value(), doubled.as_int64(), str(doubled)) == (1, MOST_POSITIVE, None, "18446744073709551614")
 
 
-# The project's own cases (../shared/KUBELET_FACTS.md section 1).
+# The project's own cases (docs/kubelet-facts.md section 1).
 def test_equal_by_exact_value():
     assert Quantity.parse("1Gi") == Quantity.parse("1024Mi")
     assert hash(Quantity.parse("1Gi")) == hash(Quantity.parse("1024Mi"))

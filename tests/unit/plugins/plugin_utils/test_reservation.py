@@ -4,7 +4,7 @@
 """The node-allocatable memory reservation and its split over NUMA nodes.
 
 Cases come from the Kubernetes memory manager documentation (4Gi + 1Gi + 100Mi reserved as 3Gi + 2148Mi),
-../shared/KUBELET_FACTS.md sections 1, 2 and 5, and the kubelet's eviction arithmetic.
+docs/kubelet-facts.md sections 1, 2 and 5, and the kubelet's eviction arithmetic.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def limits(result):
     (static(kubeReserved={"memory": "8500Mi"}, evictionHard={"memory.available": "100Mi"}), "8600Mi"),
     # EKS p4d.24xlarge computed by nodeadm: (11 * 737 + 255)Mi + 100Mi.
     (static(kubeReserved={"memory": "8362Mi"}, evictionHard={"memory.available": "100Mi"}), "8462Mi"),
-    # evictionHard present without memory.available: the memory term is 0 (KUBELET_FACTS §2, verified on a kubelet).
+    # evictionHard present without memory.available: the memory term is 0 (docs/kubelet-facts.md section 2, verified on a kubelet).
     (static(kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}, evictionHard={"nodefs.available": "10%"}), "924Mi"),
     # ... unless mergeDefaultEvictionSettings brings the 100Mi default back.
     (static(kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}, evictionHard={"nodefs.available": "10%"},
@@ -62,7 +62,7 @@ def test_reservation_explains_its_terms():
 
 
 @pytest.mark.parametrize("percentage, capacity_kib, expected_bytes", [
-    # KUBELET_FACTS §2: float32 arithmetic, not the exact 405,033,574.4.
+    # docs/kubelet-facts.md section 2: float32 arithmetic, not the exact 405,033,574.4.
     ("5%", 7910812, 405033580),
     ("10%", 7910812, 810067160),
     ("7.5%", 16 * 1024 * 1024, 1288490240),

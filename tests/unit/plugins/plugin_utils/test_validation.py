@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""check_kubelet_config decides as the kubelet does, with the kubelet's own texts (KUBELET_FACTS.md §1-§3)."""
+"""check_kubelet_config decides as the kubelet does, with the kubelet's own texts (docs/kubelet-facts.md section 1-§3)."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_reserved_memory_configuration_rules(reserved, expected):
 
 
 def test_int64_convertibility_follows_the_kubelets_representation():
-    # 5.47356672G = 5473566720 bytes: accepted; 5.09765625Gi has the same value and is refused (KUBELET_FACTS §1).
+    # 5.47356672G = 5473566720 bytes: accepted; 5.09765625Gi has the same value and is refused (docs/kubelet-facts.md section 1).
     fitting = config(kubeReserved={"memory": "5473566720"}, systemReserved=None, evictionHard={"nodefs.available": "5%"})
     assert errors_of(dict(fitting, reservedMemory=reservations((0, {"memory": "5.47356672G"})))) == []
     refused = errors_of(dict(fitting, reservedMemory=reservations((0, {"memory": "5.09765625Gi"}))))

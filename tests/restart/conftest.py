@@ -1,0 +1,156 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Test hosts for the restart: one podman test host per test, laid out by the STAND-IN helper numa-standin-provision.
+
+The kubelet, RKE2 and nodeadm there are stand-ins (tests/hosts/README.md). Containers are named
+numa-restart-<pid>-<n>, so that this stage never meets another checkout's hosts or a molecule scenario's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+IMAGE = "localhost/numa-kubelet-testhost:bookworm"
+STARTS = "/var/log/kubelet-standin/starts.jsonl"
+FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
+CHECKPOINT = "/var/lib/kubelet/memory_manager_state"
+INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
+          "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
+UNIT = {"kubeadm": "kubelet.service", "rke2-server": "rke2-server.service", "rke2-agent": "rke2-agent.service",
+        "nodeadm": "kubelet.service"}
+_NAMES = itertools.count()
+
+
+def run(argv, check=True, **kwargs):
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
+    if check and result.returncode != 0:
+        raise AssertionError("%s failed (%d):\n%s\n%s" % (argv, result.returncode, result.stdout, result.stderr))
+    return result
+
+
+def podman_env():
+    env = dict(os.environ)
+    cache = os.environ.get("NUMA_KUBELET_CACHE")
+    test_hosts = os.environ.get("NUMA_KUBELET_TEST_HOSTS") or (cache and os.path.join(cache, "test-hosts")) or "/var/cache/numa-kubelet/test-hosts"
+    conf = os.path.join(test_hosts, "containers.conf")
+    if os.path.exists(conf):
+        env["CONTAINERS_CONF"] = conf
+    return env
+
+
+class Node:
+    """One test host: a container with systemd, provisioned as `layout`, and the role run on it by ansible-playbook."""
+
+    def __init__(self, tmp, collections_root, layout):
+        self.tmp, self.collections_root, self.layout = tmp, collections_root, layout
+        self.unit = UNIT[layout]
+        self.name = "numa-restart-%d-%d" % (os.getpid(), next(_NAMES))
+        self.env = podman_env()
+        self.pid = None
+
+    def start(self):
+        run(["podman", "run", "--detach", "--name", self.name, "--hostname", self.name, "--runtime=runc", "--systemd=always",
+             "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768", IMAGE, "/sbin/init"], env=self.env)
+        self.pid = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", self.name], env=self.env).stdout.strip()
+        deadline = time.time() + 120
+        while self.sh("systemctl is-system-running", check=False).stdout.strip() not in ("running", "degraded"):
+            assert time.time() < deadline, "%s: systemd did not finish booting in 120 s" % self.name
+            time.sleep(0.5)
+        self.sh("numa-standin-provision %s --timeout 180" % self.layout)
+
+    def stop(self):
+        run(["podman", "rm", "--force", "--time", "0", "--ignore", self.name], check=False, env=self.env)
+
+    # -- looking at the host ---------------------------------------------------------------------------------
+    def sh(self, script, check=True):
+        return run(["nsenter", "--target", self.pid, "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script],
+                   check=check)
+
+    def read(self, path):
+        """The file's text, or None when it does not exist."""
+        found = self.sh("cat %s" % path, check=False)
+        return found.stdout if found.returncode == 0 else None
+
+    def write(self, path, text):
+        run(["nsenter", "--target", self.pid, "--mount", "--", "/bin/sh", "-c", "cat > %s" % path], input=text)
+
+    def active(self):
+        return self.sh("systemctl is-active %s" % self.unit, check=False).stdout.strip()
+
+    def starts(self):
+        text = self.read(STARTS) or ""
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def checkpoint(self):
+        text = self.read(CHECKPOINT)
+        return None if text is None else json.loads(text)
+
+    def restart(self, unit=None, timeout=60):
+        """systemctl restart (the kubelet's unit unless told), then the kubelet stand-in's record of the start it caused."""
+        before = len(self.starts())
+        self.sh("systemctl restart %s" % (unit or self.unit), check=False)
+        deadline = time.time() + timeout
+        while len(self.starts()) <= before:
+            assert time.time() < deadline, "%s: no kubelet start within %d s of restarting %s" % (self.name, timeout, unit or self.unit)
+            time.sleep(0.3)
+        return self.starts()[-1]
+
+    # -- running Ansible ---------------------------------------------------------------------------------------
+    def inventory(self, **variables):
+        host = {"ansible_connection": "community.docker.nsenter", "ansible_nsenter_pid": int(self.pid),
+                "ansible_python_interpreter": "/usr/bin/python3", "kubelet_numa_config": INTENT, "kubelet_numa_health_timeout": 20}
+        host.update(variables)
+        path = os.path.join(self.tmp, "inventory-%s.yml" % self.name)
+        with open(path, "w", encoding="utf-8") as out:
+            yaml.safe_dump({"all": {"hosts": {self.name: host}}}, out)
+        return path
+
+    def playbook_env(self):
+        return dict(os.environ, ANSIBLE_COLLECTIONS_PATH=self.collections_root, ANSIBLE_HOST_KEY_CHECKING="false",
+                    ANSIBLE_CALLBACK_RESULT_FORMAT="yaml", ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
+                    ANSIBLE_PIPELINING="true", ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_RETRY_FILES_ENABLED="false")
+
+    def playbook_argv(self, playbook, *extra, **variables):
+        return [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), playbook, "-i", self.inventory(**variables)] + list(extra)
+
+    def play(self, tasks, *extra, **variables):
+        """Run one play of `tasks` on this host; the CompletedProcess."""
+        path = os.path.join(self.tmp, "play-%s.yml" % self.name)
+        with open(path, "w", encoding="utf-8") as out:
+            yaml.safe_dump([{"name": "Test play", "hosts": "all", "gather_facts": False, "tasks": tasks}], out, sort_keys=False)
+        return run(self.playbook_argv(path, *extra, **variables), check=False, cwd=REPO, env=self.playbook_env())
+
+    def role(self, *extra, **variables):
+        return self.play([{"name": "Run the role", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}}], *extra, **variables)
+
+
+@pytest.fixture
+def node_factory(tmp_path, collections_root):
+    if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("nsenter"):
+        pytest.skip("needs root, podman and nsenter")
+    if run(["podman", "image", "exists", IMAGE], check=False, env=podman_env()).returncode != 0:
+        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % IMAGE)
+    nodes = []
+
+    def make(layout):
+        node = Node(str(tmp_path), collections_root, layout)
+        nodes.append(node)
+        node.start()
+        return node
+
+    try:
+        yield make
+    finally:
+        for node in nodes:
+            node.stop()
