@@ -118,7 +118,7 @@ def test_an_unseen_rke2_kubelet_arg_replaces_the_options_line_and_is_named(make_
 def test_lablabs_kubelet_config_and_its_config_item(make_host, version):
     # lablabs writes rke2_kubelet_config to /etc/rancher/rke2/kubelet-config.yaml (templates/kubelet-config.yaml.j2) and
     # the --config item in the kubelet-arg list; RKE2 >= 1.32 copies that file in as the drop-in 10-cli-config.conf.
-    plan = lablabs_plan(version, [4194304, 4194304], lablabs={"in_agents_group": True, "rke2_kubelet_config": {"imageGCHighThresholdPercent": 80}})
+    plan = lablabs_plan(version, [4194304, 4194304], lablabs={"in_agents_group": True, "rke2_kubelet_config": {"imageGCHighThresholdPercent": 85}})
     handed = plan["rke2"]["lablabs"]
     host_vars = {"rke2_agent_options": handed["rke2_agent_options"], "rke2_kubelet_arg": handed["rke2_kubelet_arg"],
                  "rke2_kubelet_config": handed["rke2_kubelet_config"]}

@@ -209,11 +209,11 @@ def test_intent_eviction_hard_keeps_rke2_disk_thresholds(version):
 
 
 def test_lablabs_kubelet_config_merged_with_its_config_item():
-    user = {"imageGCHighThresholdPercent": 80, "kubeReserved": {"cpu": "200m"}}
+    user = {"imageGCHighThresholdPercent": 85, "kubeReserved": {"cpu": "200m"}}
     result = lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": user})
     handed = result["rke2"]["lablabs"]
     assert handed["form"] == "kubelet_config" and handed["rke2_kubelet_arg"] == ["--config=/etc/rancher/rke2/kubelet-config.yaml"]
-    assert handed["rke2_kubelet_config"]["imageGCHighThresholdPercent"] == 80
+    assert handed["rke2_kubelet_config"]["imageGCHighThresholdPercent"] == 85
     assert handed["rke2_kubelet_config"]["kubeReserved"] == {"cpu": "200m", "memory": "1Gi"}
     assert handed["rke2_kubelet_config"]["reservedMemory"] == result["reserved_memory"]
     # From 1.32 RKE2 copies the file as the drop-in 10-cli-config.conf (no main file): RKE2's thresholds stay, no 100Mi.
