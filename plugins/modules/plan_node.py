@@ -42,7 +42,7 @@ options:
       - "Keys: C(rke2_type), C(rke2_version), C(servers_group), C(agents_group), C(in_servers_group), C(in_agents_group),
         C(rke2_server_options), C(rke2_agent_options), C(rke2_kubelet_arg), C(rke2_kubelet_config) (null or absent: unset)."
       - C(rke2_type) or the group decides the RKE2 role, C(rke2_version) the version, when the C(kubelet_numa_rke2_*) variables are empty.
-      - The plan merges numa.kubelet's settings into the user's own values and returns them as RV(plan.rke2.lablabs).
+      - The plan merges numa.kubelet's settings into the user's own values and returns them in RV(plan) as C(rke2.lablabs).
     type: dict
     default: {}
   plan:
