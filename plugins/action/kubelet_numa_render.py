@@ -12,22 +12,110 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 
 import yaml
 
-from ansible.errors import AnsibleActionFail
+from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.module_utils.common.text.converters import to_text
 from ansible.plugins.action import ActionBase
 from ansible.template import generate_ansible_template_vars, trust_as_template
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import type_name
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
+from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import (
+    RenderPathError,
+    destination_problem,
+    host_name_problem,
+    remove_host,
+    write_host,
+)
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import intent_conflicts
 
 _ROLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "roles", "kubelet_numa")
 _PREFIX = "kubelet_numa_"
+# How a failure that is a bug of the collection, not a problem of the input, starts.
+INTERNAL_ERROR = "numa.kubelet.render: internal error (please report it):"
 # What plan.json carries, in this order.
 PLAN_JSON_KEYS = ("platform", "numa_nodes", "reserved_memory", "kubelet_config", "kubelet_inputs", "files", "unit", "restart", "warnings")
+
+
+def host_variables(host_vars, defaults):
+    """The role's defaults overlaid with the host's kubelet_numa_* variables, as plain data; each variable whose
+    templating fails is a problem naming it (a host with such a variable is not planned)."""
+    variables, problems = dict(defaults), []
+    for name in host_vars:
+        if not str(name).startswith(_PREFIX):
+            continue
+        try:
+            variables[str(name)] = plain_data(host_vars[name])
+        except AnsibleError as exc:
+            message = to_text(exc.message if hasattr(exc, "message") else exc).strip().splitlines()
+            hint = " (file content that holds {{ or {%% is Jinja to Ansible: mark it !unsafe)" if name == "kubelet_numa_node_files" else ""
+            problems.append("%s: its value cannot be templated: %s%s" % (name, message[0] if message else type(exc).__name__, hint))
+    return variables, problems
+
+
+def render_hosts(hosts, hostvars, defaults, dest, check_mode, render_template, inventory=None):
+    """Plan and write every host; one host's problem never stops another. render_template(entry, plan) renders a
+    plan's template entry. Returns {rendered, failed_hosts, needs_discovery, skipped, warnings}."""
+    rendered, failed, needs_discovery, skipped, warnings = {}, {}, [], [], []
+    for host in hosts:
+        host = str(host)
+        try:
+            conflicts = intent_conflicts(inventory, [host]) if inventory else []
+            outcome = ("failed", conflicts) if conflicts else _render_host(host, hostvars, defaults, dest, check_mode, render_template)
+        except RenderPathError as exc:
+            outcome = ("failed", [str(exc)])
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # A bug of ours must not stop the other hosts nor print a traceback; it is named as one.
+            outcome = ("failed", ["%s %s: %s" % (INTERNAL_ERROR, type(exc).__name__, exc)])
+        kind = outcome[0]
+        if kind == "failed":
+            failed[host] = outcome[1]
+            if host_name_problem(host) is None:
+                try:
+                    warnings += remove_host(dest, host, check_mode)
+                except RenderPathError as exc:
+                    failed[host].append(str(exc))
+        elif kind == "rendered":
+            rendered[host] = outcome[1]
+            warnings += outcome[2]
+        elif kind == "skipped":
+            skipped.append(host)
+        else:
+            needs_discovery.append(host)
+    return {"rendered": rendered, "failed_hosts": failed, "needs_discovery": needs_discovery, "skipped": skipped, "warnings": warnings}
+
+
+def _render_host(host, hostvars, defaults, dest, check_mode, render_template):
+    """("rendered", paths, warnings), ("failed", problems), ("skipped",) or ("needs_discovery",) for one host."""
+    problem = host_name_problem(host)
+    if problem:
+        return ("failed", [problem])
+    if host not in hostvars:
+        return ("failed", ["%s: not in the inventory" % host])
+    variables, problems = host_variables(hostvars[host], defaults)
+    if problems:
+        return ("failed", problems)
+    if not variables.get("kubelet_numa_config"):
+        return ("skipped",)
+    discovered = variables.pop("kubelet_numa_discovered", None)
+    if not variables.get("kubelet_numa_topology") and discovered is None:
+        return ("needs_discovery",)
+    facts = discovered or {"files": variables.get("kubelet_numa_node_files")}
+    try:
+        plan = plan_host(variables, facts)
+    except KubeletConfigError as exc:
+        return ("failed", exc.problems)
+    outputs = []
+    for entry in plan["files"]:
+        outputs.append((entry["path"], render_template(entry, plan) if "template" in entry else entry["text"]))
+    plan_json = {key: plan.get(key) for key in PLAN_JSON_KEYS}
+    plan_json["files"] = [entry["path"] for entry in plan["files"]]
+    outputs.append(("plan.json", json.dumps(plan_json, indent=2, sort_keys=False) + "\n"))
+    warnings = write_host(dest, host, outputs, check_mode)
+    return ("rendered", sorted(path for path, _text in outputs), warnings)
 
 
 class ActionModule(ActionBase):
@@ -42,52 +130,25 @@ class ActionModule(ActionBase):
         hosts = args.get("hosts") or []
         dest = args.get("dest")
         if not isinstance(hosts, list) or not all(isinstance(host, str) for host in hosts):
-            raise AnsibleActionFail("kubelet_numa_render: hosts must be a list of inventory host names, got %r" % (hosts,))
-        if not isinstance(dest, str) or not os.path.isabs(dest):
-            raise AnsibleActionFail("kubelet_numa_render: dest %r must be an absolute path on the controller" % (dest,))
+            raise AnsibleActionFail("kubelet_numa_render: hosts must be a list of inventory host names, got %r" % (plain_data(hosts),))
+        problem = destination_problem(dest)
+        if problem:
+            raise AnsibleActionFail("kubelet_numa_render: %s" % problem)
+        inventory = plain_data(args.get("inventory"))
+        if inventory is not None and not isinstance(inventory, dict):
+            raise AnsibleActionFail("kubelet_numa_render: inventory must be what `ansible-inventory --list --export` prints, got %s"
+                                    % type_name(inventory))
         with open(os.path.join(_ROLE, "defaults", "main.yml"), encoding="utf-8") as handle:
             defaults = yaml.safe_load(handle)
         templates = {}
-        hostvars = task_vars["hostvars"]
-        rendered, failed, needs_discovery, skipped = {}, {}, [], []
-        for host in hosts:
-            host_vars = hostvars[host]
-            variables = dict(defaults)
-            variables.update({name: host_vars[name] for name in host_vars if str(name).startswith(_PREFIX)})
-            if not variables.get("kubelet_numa_config"):
-                skipped.append(host)
-                continue
-            discovered = variables.pop("kubelet_numa_discovered", None)
-            if not variables.get("kubelet_numa_topology") and discovered is None:
-                needs_discovery.append(host)
-                continue
-            facts = discovered or {"files": variables.get("kubelet_numa_node_files") or {}}
-            directory = os.path.join(dest, host)
-            try:
-                plan = plan_host(variables, facts)
-            except KubeletConfigError as exc:
-                failed[host] = exc.problems
-                if not self._task.check_mode:
-                    shutil.rmtree(directory, ignore_errors=True)
-                continue
-            outputs = {}
-            for entry in plan["files"]:
-                if "template" in entry:
-                    outputs[entry["path"]] = self._render(templates, entry, dict(task_vars, kubelet_numa_plan=plan))
-                else:
-                    outputs[entry["path"]] = entry["text"]
-            plan_json = {key: plan.get(key) for key in PLAN_JSON_KEYS}
-            plan_json["files"] = [entry["path"] for entry in plan["files"]]
-            outputs["plan.json"] = json.dumps(plan_json, indent=2, sort_keys=False) + "\n"
-            if not self._task.check_mode:
-                shutil.rmtree(directory, ignore_errors=True)
-                for path, text in outputs.items():
-                    target = os.path.join(directory, path.lstrip("/"))
-                    os.makedirs(os.path.dirname(target), exist_ok=True)
-                    with open(target, "w", encoding="utf-8") as handle:
-                        handle.write(text)
-            rendered[host] = sorted(outputs)
-        result.update(changed=bool(rendered), rendered=rendered, failed_hosts=failed, needs_discovery=needs_discovery, skipped=skipped)
+
+        def render_template(entry, plan):
+            return self._render(templates, entry, dict(task_vars, kubelet_numa_plan=plan))
+
+        outcome = render_hosts(hosts, task_vars["hostvars"], defaults, dest, self._task.check_mode, render_template, inventory)
+        for warning in outcome.pop("warnings"):
+            self._display.warning(warning)
+        result.update(changed=bool(outcome["rendered"]), **outcome)
         return result
 
     def _render(self, templates, entry, variables):

@@ -61,14 +61,14 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config as layer
 
 
 def effective_kubelet_config(main, dropins=None, flags=None):
     """The effective config of a kubelet with these inputs."""
     try:
-        return layer(main, list(dropins or []), list(flags or []))
+        return layer(plain_data(main), plain_data(dropins) or [], plain_data(flags) or [])
     except KubeletConfigError as exc:
         raise AnsibleFilterError("effective_kubelet_config: %s" % exc) from exc
 

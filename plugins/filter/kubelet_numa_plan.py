@@ -6,21 +6,24 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host, state_problems
 
 
 def kubelet_numa_plan(variables, facts):
     """The plan for one host."""
     try:
-        return plan_host(variables, facts)
+        return plan_host(plain_data(variables), plain_data(facts))
     except KubeletConfigError as exc:
         raise AnsibleFilterError("kubelet_numa_plan: %s" % exc) from exc
 
 
 def kubelet_numa_state_problems(state_text, expected_state):
     """How a memory_manager_state differs from a plan's expected_state."""
-    return state_problems(state_text, expected_state)
+    try:
+        return state_problems(plain_data(state_text), plain_data(expected_state))
+    except KubeletConfigError as exc:
+        raise AnsibleFilterError("kubelet_numa_state_problems: %s" % exc) from exc
 
 
 class FilterModule:

@@ -18,8 +18,10 @@ description:
     defaults included), C(kubelet_inputs), C(files), C(unit), C(restart) and C(warnings)."
   - A host is planned from C(kubelet_numa_topology) and C(kubelet_numa_node_files), or from C(kubelet_numa_discovered)
     when the role's discovery ran on it; a host with neither is returned in C(needs_discovery).
-  - A host whose plan fails gets no files (its old ones are removed) and is returned in C(failed_hosts); the task
-    itself does not fail, so that the other hosts are rendered. Used by the C(numa.kubelet.render) playbook.
+  - A host whose plan fails, whose variables cannot be templated, or whose files cannot be written safely gets no files (what
+    an earlier render wrote for it is removed) and is returned in C(failed_hosts) with every problem, naming the variable or
+    file, the value and the rule; the task itself does not fail, so that the other hosts are rendered. Used by the
+    C(numa.kubelet.render) playbook.
 author:
   - numa.kubelet developers (!UNKNOWN)
 options:
@@ -29,9 +31,19 @@ options:
     elements: str
     required: true
   dest:
-    description: Absolute directory on the controller.
+    description:
+      - Absolute directory on the controller. Each host's files go to C(<dest>/<host>), which must be a directory of its own
+        (not a symlink); the host name must be a plain file name.
+      - A manifest C(<dest>/<host>/.numa-kubelet-render.json) lists what the render wrote; only those files, unchanged since, are
+        ever replaced or removed. Any other file in the way is refused by name, and nothing outside C(<dest>/<host>) is touched.
     type: path
     required: true
+  inventory:
+    description:
+      - What C(ansible-inventory --list --export) prints for the inventory. When given, a host whose C(kubelet_numa_config),
+        C(kubelet_numa_reserved_memory_split) or C(kubelet_numa_platform) is set differently by two unrelated groups (a host in
+        both a kubeadm and an rke2 group, say) fails, naming the groups, instead of being rendered as whichever Ansible picks.
+    type: dict
 attributes:
   action:
     support: full

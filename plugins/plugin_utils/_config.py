@@ -10,6 +10,8 @@ message where the kubelet has one. The config dict uses the kubelet's own field 
 
 from __future__ import annotations
 
+import unicodedata
+
 from ._quantity import Quantity, QuantityError
 
 API_VERSION = "kubelet.config.k8s.io/v1beta1"
@@ -33,6 +35,15 @@ HUGEPAGES_PREFIX = "hugepages-"
 
 # pkg/kubelet/cm/container_manager.go ParseResourceList: the only resources kube/systemReserved may hold.
 RESERVABLE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "pid")
+
+
+def lookalike_hint(value):
+    """For a refused name that holds non-ASCII characters (a Cyrillic a in "Static" looks right and is not): which ones."""
+    if not isinstance(value, str) or value.isascii():
+        return ""
+    found = ["%r U+%04X %s at position %d" % (char, ord(char), unicodedata.name(char, "UNNAMED"), index + 1)
+             for index, char in enumerate(value) if not char.isascii()]
+    return " (it holds non-ASCII characters that look like plain letters: %s; type the name in ASCII)" % ", ".join(found[:5])
 
 
 class KubeletConfigError(ValueError):

@@ -10,35 +10,265 @@ kubelet flags, for platforms that pass settings as flags (RKE2 kubelet-arg, node
 
 from __future__ import annotations
 
-# Every json tag of the KubeletConfiguration struct, plus apiVersion and kind from the inlined metav1.TypeMeta.
-# Extracted from the json tags of kubernetes/kubernetes staging/src/k8s.io/kubelet/config/v1beta1/types.go at
-# commit 001332b0422071acf4860769f18e34b5e9b7c1bc (read 2026-11-22), the newest version in the index: it has
-# memoryReservationPolicy, which third-party v1.36 notes say v1.36 added, and memoryThrottlingFactor still
-# "Default: 0.9", which the same notes say v1.37 changes; so it is the v1.36 API. The index gives no tag or date
-# for the commit. 128 names.
-KUBELET_CONFIGURATION_FIELDS: frozenset[str] = frozenset({
-    "address", "allowedUnsafeSysctls", "apiVersion", "authentication", "authorization", "cgroupDriver", "cgroupRoot", "cgroupsPerQOS", "clusterDNS",
-    "clusterDomain", "configMapAndSecretChangeDetectionStrategy", "containerLogMaxFiles", "containerLogMaxSize", "containerLogMaxWorkers",
-    "containerLogMonitorInterval", "containerRuntimeEndpoint", "contentType", "cpuCFSQuota", "cpuCFSQuotaPeriod", "cpuManagerPolicy",
-    "cpuManagerPolicyOptions", "cpuManagerReconcilePeriod", "crashLoopBackOff", "draManagerReconcilePeriod", "enableContentionProfiling",
-    "enableControllerAttachDetach", "enableDebugFlagsHandler", "enableDebuggingHandlers", "enableProfilingHandler", "enableServer",
-    "enableSystemLogHandler", "enableSystemLogQuery", "enforceNodeAllocatable", "eventBurst", "eventRecordQPS", "evictionHard",
-    "evictionMaxPodGracePeriod", "evictionMinimumReclaim", "evictionPressureTransitionPeriod", "evictionSoft", "evictionSoftGracePeriod",
-    "failCgroupV1", "failSwapOn", "featureGates", "fileCheckFrequency", "hairpinMode", "healthzBindAddress", "healthzPort", "httpCheckFrequency",
-    "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "imageMaximumGCAge", "imageMinimumGCAge", "imagePullCredentialsVerificationPolicy",
-    "imageServiceEndpoint", "iptablesDropBit", "iptablesMasqueradeBit", "kernelMemcgNotification", "kind", "kubeAPIBurst", "kubeAPIQPS",
-    "kubeletCgroups", "kubeReserved", "kubeReservedCgroup", "localStorageCapacityIsolation", "logging", "makeIPTablesUtilChains", "maxOpenFiles",
-    "maxParallelImagePulls", "maxPods", "memoryManagerPolicy", "memoryReservationPolicy", "memorySwap", "memoryThrottlingFactor",
-    "mergeDefaultEvictionSettings", "nodeLeaseDurationSeconds", "nodeStatusMaxImages", "nodeStatusReportFrequency", "nodeStatusUpdateFrequency",
-    "oomScoreAdj", "podCIDR", "podLogsDir", "podPidsLimit", "podsPerCore", "port", "preloadedImagesVerificationAllowlist", "protectKernelDefaults",
-    "providerID", "qosReserved", "readOnlyPort", "registerNode", "registerWithTaints", "registryBurst", "registryPullQPS", "reservedMemory",
-    "reservedSystemCPUs", "resolvConf", "rotateCertificates", "runOnce", "runtimeRequestTimeout", "seccompDefault", "serializeImagePulls",
-    "serverTLSBootstrap", "showHiddenMetricsForVersion", "shutdownGracePeriod", "shutdownGracePeriodByPodPriority", "shutdownGracePeriodCriticalPods",
-    "singleProcessOOMKill", "staticPodPath", "staticPodURL", "staticPodURLHeader", "streamingConnectionIdleTimeout", "syncFrequency", "systemCgroups",
-    "systemReserved", "systemReservedCgroup", "tlsCertFile", "tlsCipherSuites", "tlsCurvePreferences", "tlsMinVersion", "tlsPrivateKeyFile",
-    "topologyManagerPolicy", "topologyManagerPolicyOptions", "topologyManagerScope", "tracing", "userNamespaces", "volumePluginDir",
-    "volumeStatsAggPeriod",
-})
+import re
+
+# Every field of the KubeletConfiguration struct (its json tag) with its Go type, plus apiVersion and kind from the
+# inlined metav1.TypeMeta. Read from kubernetes/kubernetes staging/src/k8s.io/kubelet/config/v1beta1/types.go at
+# commit 001332b0422071acf4860769f18e34b5e9b7c1bc (read 2026-11-22, again 2026-11-25 for the types), the newest
+# version in the index: it has memoryReservationPolicy, which third-party v1.36 notes say v1.36 added, and
+# memoryThrottlingFactor still "Default: 0.9", which the same notes say v1.37 changes; so it is the v1.36 API.
+# https://github.com/kubernetes/kubernetes/blob/001332b0422071acf4860769f18e34b5e9b7c1bc/staging/src/k8s.io/kubelet/config/v1beta1/types.go
+#
+# The kubelet decodes the YAML as JSON into these types, so a value of another JSON type is refused ("json: cannot
+# unmarshal number into Go struct field KubeletConfiguration.kubeReserved of type string"); a pointer type (*int32)
+# takes the same values as the plain one, and null leaves any field unset. Kinds:
+# - "string", "bool", "int32", "int64", "float64": the Go scalar (a JSON number for the integers, in range, no fraction;
+#   float64 also takes an integer);
+# - "duration": metav1.Duration, a string time.ParseDuration reads ("10s", "1m30s", "0");
+# - "quantities": map[string]string whose values are resource quantities or percentages (kubeReserved, evictionHard,
+#   ...); users often write bytes as YAML integers, which the kubelet refuses, so planning writes them as strings;
+# - "[]string", "[]int32", "map[string]string", "map[string]bool", "map[string][]string": as in Go;
+# - "object", "[]object": a struct or a list of structs (their inner fields are the kubelet's business).
+FIELD_TYPES: dict[str, str] = {
+    "apiVersion": "string", "kind": "string",
+    "enableServer": "bool", "staticPodPath": "string", "podLogsDir": "string", "syncFrequency": "duration",
+    "fileCheckFrequency": "duration", "httpCheckFrequency": "duration", "staticPodURL": "string",
+    "staticPodURLHeader": "map[string][]string", "address": "string", "port": "int32", "readOnlyPort": "int32",
+    "tlsCertFile": "string", "tlsPrivateKeyFile": "string", "tlsCipherSuites": "[]string", "tlsCurvePreferences": "[]int32",
+    "tlsMinVersion": "string", "rotateCertificates": "bool", "serverTLSBootstrap": "bool", "authentication": "object",
+    "authorization": "object", "registryPullQPS": "int32", "registryBurst": "int32", "imagePullCredentialsVerificationPolicy": "string",
+    "preloadedImagesVerificationAllowlist": "[]string", "eventRecordQPS": "int32", "eventBurst": "int32",
+    "enableDebuggingHandlers": "bool", "enableContentionProfiling": "bool", "healthzPort": "int32", "healthzBindAddress": "string",
+    "oomScoreAdj": "int32", "clusterDomain": "string", "clusterDNS": "[]string", "streamingConnectionIdleTimeout": "duration",
+    "nodeStatusUpdateFrequency": "duration", "nodeStatusReportFrequency": "duration", "nodeLeaseDurationSeconds": "int32",
+    "imageMinimumGCAge": "duration", "imageMaximumGCAge": "duration", "imageGCHighThresholdPercent": "int32",
+    "imageGCLowThresholdPercent": "int32", "volumeStatsAggPeriod": "duration", "kubeletCgroups": "string", "systemCgroups": "string",
+    "cgroupRoot": "string", "cgroupsPerQOS": "bool", "cgroupDriver": "string", "cpuManagerPolicy": "string",
+    "singleProcessOOMKill": "bool", "cpuManagerPolicyOptions": "map[string]string", "cpuManagerReconcilePeriod": "duration",
+    "draManagerReconcilePeriod": "duration", "memoryManagerPolicy": "string", "topologyManagerPolicy": "string",
+    "topologyManagerScope": "string", "topologyManagerPolicyOptions": "map[string]string", "qosReserved": "map[string]string",
+    "runtimeRequestTimeout": "duration", "hairpinMode": "string", "maxPods": "int32", "podCIDR": "string", "podPidsLimit": "int64",
+    "resolvConf": "string", "runOnce": "bool", "cpuCFSQuota": "bool", "cpuCFSQuotaPeriod": "duration", "nodeStatusMaxImages": "int32",
+    "maxOpenFiles": "int64", "contentType": "string", "kubeAPIQPS": "int32", "kubeAPIBurst": "int32", "serializeImagePulls": "bool",
+    "maxParallelImagePulls": "int32", "evictionHard": "quantities", "evictionSoft": "quantities",
+    "evictionSoftGracePeriod": "map[string]string", "evictionPressureTransitionPeriod": "duration", "evictionMaxPodGracePeriod": "int32",
+    "evictionMinimumReclaim": "quantities", "mergeDefaultEvictionSettings": "bool", "podsPerCore": "int32",
+    "enableControllerAttachDetach": "bool", "protectKernelDefaults": "bool", "makeIPTablesUtilChains": "bool",
+    "iptablesMasqueradeBit": "int32", "iptablesDropBit": "int32", "featureGates": "map[string]bool", "failSwapOn": "bool",
+    "memorySwap": "object", "containerLogMaxSize": "string", "containerLogMaxFiles": "int32", "containerLogMaxWorkers": "int32",
+    "containerLogMonitorInterval": "duration", "configMapAndSecretChangeDetectionStrategy": "string", "systemReserved": "quantities",
+    "kubeReserved": "quantities", "reservedSystemCPUs": "string", "showHiddenMetricsForVersion": "string",
+    "systemReservedCgroup": "string", "kubeReservedCgroup": "string", "enforceNodeAllocatable": "[]string",
+    "allowedUnsafeSysctls": "[]string", "volumePluginDir": "string", "providerID": "string", "kernelMemcgNotification": "bool",
+    "logging": "object", "enableSystemLogHandler": "bool", "enableSystemLogQuery": "bool", "shutdownGracePeriod": "duration",
+    "shutdownGracePeriodCriticalPods": "duration", "shutdownGracePeriodByPodPriority": "[]object", "crashLoopBackOff": "object",
+    "reservedMemory": "[]object", "enableProfilingHandler": "bool", "enableDebugFlagsHandler": "bool", "seccompDefault": "bool",
+    "memoryThrottlingFactor": "float64", "memoryReservationPolicy": "string", "registerWithTaints": "[]object", "registerNode": "bool",
+    "tracing": "object", "localStorageCapacityIsolation": "bool", "containerRuntimeEndpoint": "string",
+    "imageServiceEndpoint": "string", "failCgroupV1": "bool", "userNamespaces": "object",
+}
+
+KUBELET_CONFIGURATION_FIELDS: frozenset[str] = frozenset(FIELD_TYPES)
+
+# Lower bounds the kubelet's own validation puts on integer fields, with its message (the field's value replaces %s).
+# kubernetes/kubernetes pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration at commit
+# 0ea83df1135d2477e564f66f5a78d82a7b8633df:
+# https://github.com/kubernetes/kubernetes/blob/0ea83df1135d2477e564f66f5a78d82a7b8633df/pkg/kubelet/apis/config/validation/validation.go
+_INT32_MAX = 2**31 - 1
+FIELD_RANGES: dict[str, tuple[int, int, str]] = {
+    "maxPods": (0, _INT32_MAX, "invalid configuration: maxPods (--max-pods) %s must not be a negative number"),
+    "podsPerCore": (0, _INT32_MAX, "invalid configuration: podsPerCore (--pods-per-core) %s must not be a negative number"),
+    "maxOpenFiles": (0, 2**63 - 1, "invalid configuration: maxOpenFiles (--max-open-files) %s must not be a negative number"),
+    "eventBurst": (0, _INT32_MAX, "invalid configuration: eventBurst (--event-burst) %s must not be a negative number"),
+    "eventRecordQPS": (0, _INT32_MAX, "invalid configuration: eventRecordQPS (--event-qps) %s must not be a negative number"),
+    "kubeAPIBurst": (0, _INT32_MAX, "invalid configuration: kubeAPIBurst (--kube-api-burst) %s must not be a negative number"),
+    "kubeAPIQPS": (0, _INT32_MAX, "invalid configuration: kubeAPIQPS (--kube-api-qps) %s must not be a negative number"),
+    "registryBurst": (0, _INT32_MAX, "invalid configuration: registryBurst (--registry-burst) %s must not be a negative number"),
+    "registryPullQPS": (0, _INT32_MAX, "invalid configuration: registryPullQPS (--registry-qps) %s must not be a negative number"),
+    "healthzPort": (0, 65535, "invalid configuration: healthzPort (--healthz-port) %s must be between 1 and 65535, inclusive"),
+    "port": (1, 65535, "invalid configuration: port (--port) %s must be between 1 and 65535, inclusive"),
+    "readOnlyPort": (0, 65535, "invalid configuration: readOnlyPort (--read-only-port) %s must be between 0 and 65535, inclusive"),
+    "oomScoreAdj": (-1000, 1000, "invalid configuration: oomScoreAdj (--oom-score-adj) %s must be between -1000 and 1000, inclusive"),
+    "nodeStatusMaxImages": (-1, _INT32_MAX, "invalid configuration: nodeStatusMaxImages (--node-status-max-images) %s must be -1 or greater"),
+    "nodeLeaseDurationSeconds": (1, _INT32_MAX, "invalid configuration: nodeLeaseDurationSeconds must be greater than 0"),
+    "imageGCHighThresholdPercent": (0, 100, "invalid configuration: imageGCHighThresholdPercent (--image-gc-high-threshold) %s must be "
+                                    "between 0 and 100, inclusive"),
+    "imageGCLowThresholdPercent": (0, 100, "invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) %s must be "
+                                   "between 0 and 100, inclusive"),
+}
+
+_INT_BOUNDS = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
+_DURATION_UNITS = ("ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h")
+
+
+def go_duration_error(text):
+    """The error Go's time.ParseDuration gives for text, or None when it parses (overflow aside).
+
+    A port of the grammar and error texts of ParseDuration in Go's src/time/format.go
+    (https://github.com/golang/go/blob/master/src/time/format.go); the unknown-unit text was checked against the
+    real kubelet v1.36.2 (tests/oracle).
+    """
+    invalid = 'time: invalid duration "%s"' % text
+    rest = text[1:] if text[:1] in ("-", "+") else text
+    if rest == "0":
+        return None
+    if rest == "":
+        return invalid
+    while rest:
+        if not (rest[0] == "." or "0" <= rest[0] <= "9"):
+            return invalid
+        number = re.match(r"[0-9]*", rest).group(0)
+        rest = rest[len(number):]
+        fraction = ""
+        if rest[:1] == ".":
+            fraction = re.match(r"[0-9]*", rest[1:]).group(0)
+            rest = rest[1 + len(fraction):]
+        if not number and not fraction:
+            return invalid
+        unit = re.match(r"[^0-9.]*", rest).group(0)
+        if not unit:
+            return 'time: missing unit in duration "%s"' % text
+        if unit not in _DURATION_UNITS:
+            return 'time: unknown unit "%s" in duration "%s"' % (unit, text)
+        rest = rest[len(unit):]
+    return None
+
+
+_HOW = {
+    "string": "a string", "bool": "true or false", "int32": "an int32 integer (-2147483648 to 2147483647)", "int64": "an int64 integer",
+    "float64": "a number", "duration": 'a duration string such as "10s" or "1m30s"',
+    "quantities": 'a mapping of names to quantity strings such as {memory: "1Gi"}',
+    "[]string": "a list of strings", "[]int32": "a list of integers", "map[string]string": "a mapping of strings to strings",
+    "map[string]bool": "a mapping of names to true or false", "map[string][]string": "a mapping of strings to lists of strings",
+    "object": "a mapping", "[]object": "a list of mappings",
+}
+
+
+def as_kubelet_decodes(config):
+    """config with integer bytes in the quantity maps (kubeReserved: {memory: 1073741824}) written as strings, the only
+    form the kubelet decodes, and whole floats in integer fields (maxPods: 110.0) as integers; everything else as it is."""
+    result = dict(config)
+    for name, value in config.items():
+        kind = FIELD_TYPES.get(name)
+        if kind == "quantities" and isinstance(value, dict):
+            result[name] = {key: str(item) if isinstance(item, int) and not isinstance(item, bool) else item for key, item in value.items()}
+        elif kind in _INT_BOUNDS and isinstance(value, float) and value.is_integer():
+            result[name] = int(value)
+    return result
+
+
+def type_name(value):
+    """The YAML-level name of a value's type (never an internal subclass name such as Ansible's tagged strings)."""
+    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string"), (dict, "mapping"),
+                       ((list, tuple), "list"), (type(None), "null")):
+        if isinstance(value, kind):
+            return name
+    return "value of another type"
+
+
+def _scalar_problem(kind, value):
+    if kind in ("string", "duration") and not isinstance(value, str):
+        return True
+    if kind == "duration" and go_duration_error(value):
+        return True
+    if kind == "bool" and not isinstance(value, bool):
+        return True
+    if kind in _INT_BOUNDS:
+        low, high = _INT_BOUNDS[kind]
+        # YAML 110.0 reaches the kubelet as the JSON number 110, which an integer field takes; 1.5 it refuses.
+        whole = isinstance(value, int) or isinstance(value, float) and value.is_integer()
+        return isinstance(value, bool) or not whole or not low <= value <= high
+    if kind == "float64":
+        return isinstance(value, bool) or not isinstance(value, (int, float))
+    return False
+
+
+def value_problem(kind, value):
+    """True when value is not something the kubelet decodes into a field of this kind (null aside)."""
+    if value is None:
+        return False
+    if kind in ("string", "duration", "bool", "int32", "int64", "float64"):
+        return _scalar_problem(kind, value)
+    if kind in ("[]string", "[]int32", "[]object"):
+        inner = {"[]string": "string", "[]int32": "int32", "[]object": "object"}[kind]
+        return not isinstance(value, list) or any(value_problem(inner, item) for item in value if item is not None)
+    if kind == "object":
+        return not isinstance(value, dict)
+    inner = {"quantities": "string", "map[string]string": "string", "map[string]bool": "bool", "map[string][]string": "[]string"}[kind]
+    return not isinstance(value, dict) or any(not isinstance(key, str) or value_problem(inner, item) for key, item in value.items())
+
+
+_GO_TYPES = {"quantities": "map[string]string", "duration": "metav1.Duration, a string", "object": "a struct", "[]object": "a list of structs"}
+_MAP_VALUES = {"quantities": "string", "map[string]string": "string", "map[string]bool": "bool", "map[string][]string": "[]string"}
+
+
+def _json_type(value):
+    for kind, name in ((bool, "bool"), ((int, float), "number"), (str, "string"), ((list, tuple), "array"), (dict, "object")):
+        if isinstance(value, kind):
+            return name
+    return "value"
+
+
+def kubelet_decode_error(field_name, value, kind):
+    """The error the kubelet's JSON decoding gives for value in a field (or map value, or list item) of Go type kind."""
+    json_type = _json_type(value)
+    if kind == "duration":
+        if isinstance(value, str):
+            return go_duration_error(value)
+        return "json: cannot unmarshal %s into Go value of type string" % json_type
+    if kind in ("object", "[]object"):
+        return None  # the Go type name of a struct is no help here
+    shown = json_type
+    if json_type == "number" and kind in _INT_BOUNDS:
+        shown = "number %s" % value  # Go names the number it cannot fit in an integer type
+    return "json: cannot unmarshal %s into Go struct field KubeletConfiguration.%s of type %s" % (shown, field_name, kind)
+
+
+def _problem(where, path, value, kind, field_name):
+    hint = ""
+    if kind == "string" and FIELD_TYPES[field_name] == "quantities" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        hint = ': quote it, e.g. "1073741824" or "1Gi"'
+    elif kind in _INT_BOUNDS and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        hint = ": write it without quotes, as a YAML integer"
+    elif kind == "bool" and isinstance(value, str):
+        hint = ": write true or false without quotes"
+    elif kind == "[]string" and isinstance(value, str):
+        hint = ": write it as a list, e.g. [%s]" % value
+    elif kind == "string" and isinstance(value, list):
+        hint = ": write it as one string (a cpuset such as \"0-1,32-33\" for reservedSystemCPUs)"
+    decode = kubelet_decode_error(field_name, value, kind)
+    return "%s%s: %r (%s) is not %s (KubeletConfiguration v1beta1 %s is %s)%s%s" % (
+        where, path, value, type_name(value), _HOW[kind], field_name, _GO_TYPES.get(FIELD_TYPES[field_name], FIELD_TYPES[field_name]),
+        "; the kubelet refuses it: %s" % decode if decode else "", hint)
+
+
+def field_type_problems(config, where=""):
+    """Every field of config whose value the kubelet cannot decode into its KubeletConfiguration v1beta1 type, or that
+    the kubelet's validation refuses for its range; where prefixes each message (a file path or a variable name)."""
+    problems = []
+    for name, value in config.items():
+        if not isinstance(name, str):
+            problems.append("%s%r: a field name must be a string, got %s" % (where, name, type_name(name)))
+            continue
+        kind = FIELD_TYPES.get(name)
+        if kind is None or value is None:
+            continue
+        if kind in _MAP_VALUES and isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    problems.append("%s%s: the key %r (%s) must be a string" % (where, name, key, type_name(key)))
+                elif value_problem(_MAP_VALUES[kind], item):
+                    problems.append(_problem(where, "%s.%s" % (name, key), item, _MAP_VALUES[kind], name))
+            continue
+        if value_problem(kind, value):
+            problems.append(_problem(where, name, value, kind, name))
+            continue
+        if name in FIELD_RANGES:
+            low, high, message = FIELD_RANGES[name]
+            if not low <= value <= high:
+                problems.append("%s%s: %s" % (where, name, message % value))
+    return problems
+
 
 # Kubelet flags for KubeletConfiguration fields: field -> (flag name without dashes, value kind).
 # Flags verified in kubernetes/kubernetes cmd/kubelet/app/options/options.go AddKubeletConfigFlags at commit

@@ -32,10 +32,11 @@ import re
 import yaml
 
 from ._allocatable import memory_reservation
-from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, reserved_resource_list
+from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, lookalike_hint, reserved_resource_list
 from ._eks import EksError, kube_reserved
 from ._effective import effective_kubelet_config, merge_patch, parse_kubelet_flags
 from ._flags import kubelet_flags
+from ._kubelet_fields import as_kubelet_decodes, field_type_problems, type_name
 from ._quantity import Quantity
 from ._split import SPLIT_STRATEGIES, numa_nodes_from, reserved_memory
 from ._validation import check_kubelet_config
@@ -67,10 +68,16 @@ class PlanError(KubeletConfigError):
 
 
 # ------------------------------------------------------------------------------------------------ inputs
+def safe_path(value):
+    """True for an absolute path of plain characters whose every part is a name: no '.', '..', '//', not '/' alone."""
+    return (isinstance(value, str) and bool(_SAFE_PATH.fullmatch(value))
+            and all(part not in ("", ".", "..") for part in value[1:].rstrip("/").split("/")))
+
+
 def _absolute_path(variables, name, problems):
     value = variables.get(name)
-    if not isinstance(value, str) or not _SAFE_PATH.match(value) or "/../" in value + "/" or "//" in value:
-        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '..'"
+    if not safe_path(value):
+        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts"
                         % (name, value))
         return None
     return posixpath.normpath(value)
@@ -100,11 +107,39 @@ def topology_from(variables, facts):
         problems.append("%s: numa_memory_capacity_bytes %r must be a positive integer (MemTotal of /proc/meminfo x 1024)" % (source, capacity))
     if problems:
         raise PlanError(problems)
+    if not isinstance(nodes, list):
+        raise PlanError(["%s: numa_nodes %r (%s) must be a list of NUMA nodes {id, memory_bytes, cpus}" % (source, nodes, type_name(nodes))])
     for index, node in enumerate(nodes):
         if not isinstance(node, dict):
             raise PlanError(["%s: numa_nodes[%d] %r must be a mapping {id, memory_bytes, cpus}" % (source, index, node)])
-    numa_nodes_from(nodes)
+    unknown = sorted(str(key) for key in topology if key not in ("numa_nodes", "numa_memory_capacity_bytes"))
+    if unknown and given:
+        raise PlanError(["%s: unknown keys %s; it has only numa_nodes and numa_memory_capacity_bytes" % (source, ", ".join(unknown))])
+    try:
+        numa_nodes_from(nodes)
+    except KubeletConfigError as exc:
+        raise PlanError(["%s: %s" % (source, problem) for problem in exc.problems]) from None
     return nodes, capacity
+
+
+def _node_files(files):
+    """The node's files {absolute path: text, or null when missing}, as numa.kubelet.node_files reads them or
+    kubelet_numa_node_files gives them."""
+    if files is None:
+        return {}
+    if not isinstance(files, dict):
+        raise PlanError(["kubelet_numa_node_files: %r (%s) must be a mapping {absolute path on the node: file content}"
+                         % (files, type_name(files))])
+    problems = []
+    for path, text in files.items():
+        if not isinstance(path, str) or not path.startswith("/"):
+            problems.append("kubelet_numa_node_files: the key %r must be an absolute path on the node" % (path,))
+        elif text is not None and not isinstance(text, str):
+            problems.append("kubelet_numa_node_files[%s]: %r (%s) must be the file's text (a string; null for a missing file): "
+                            "write a YAML file's content as a block scalar (|)" % (path, text, type_name(text)))
+    if problems:
+        raise PlanError(problems)
+    return dict(files)
 
 
 def _vcpus(nodes):
@@ -147,6 +182,17 @@ def _load(path, text, problems):
     return data or {}
 
 
+def _load_kubelet_config(path, text, problems):
+    """A KubeletConfiguration file (main config or drop-in) read as the kubelet decodes it: its kind and field types."""
+    data = _load(path, text, problems)
+    if data:
+        for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
+            if key in data and data[key] != expected:
+                problems.append("%s: %s %r is not %r; the kubelet refuses a file of another kind here" % (path, key, data[key], expected))
+        problems.extend(field_type_problems(data, "%s: " % path))
+    return data
+
+
 def _dir_files(files, directory, suffixes):
     prefix = directory.rstrip("/") + "/"
     return sorted(path for path, text in files.items()
@@ -182,6 +228,10 @@ def detection_paths():
 
 
 def rke2_minor(version, problems):
+    if version is not None and not isinstance(version, str):
+        problems.append("kubelet_numa_rke2_version: %r (%s) is not an RKE2 version such as v1.32.5+rke2r1: write it as a quoted string "
+                        "(YAML reads 1.30 as the number 1.3)" % (version, type_name(version)))
+        return None
     match = _RKE2_VERSION.search(version or "")
     if not match or match.group(1) != "1":
         problems.append("kubelet_numa_rke2_version: %r is not an RKE2 version such as v1.32.5+rke2r1" % (version,))
@@ -193,7 +243,7 @@ def rke2_minor(version, problems):
 def _platform(variables, facts, problems):
     platform = variables.get("kubelet_numa_platform") or facts.get("platform")
     if platform not in PLATFORMS:
-        problems.append("kubelet_numa_platform: %r is not one of %s" % (platform, ", ".join(PLATFORMS)))
+        problems.append("kubelet_numa_platform: %r is not one of %s%s" % (platform, ", ".join(PLATFORMS), lookalike_hint(platform)))
         return None
     return platform
 
@@ -231,7 +281,7 @@ def paths_to_read(variables, platform, files=None):
         raise PlanError(problems)
     if platform == "kubeadm" and files:
         named = _kubeadm_layers(variables, files, [])[3]
-        if _SAFE_PATH.match(named) and named not in dirs:
+        if safe_path(named) and named not in dirs:
             dirs.append(named)
     return {"files": [path for path in wanted if path], "dirs": [path for path in dirs if path]}
 
@@ -246,6 +296,13 @@ def _intent(variables, problems):
     for key in ("apiVersion", "kind"):
         if key in intent and intent[key] != {"apiVersion": API_VERSION, "kind": KIND}[key]:
             problems.append("kubelet_numa_config.%s: %r; leave it out (the collection writes %s %s)" % (key, intent[key], API_VERSION, KIND))
+    bad_keys = [key for key in intent if not isinstance(key, str)]
+    if bad_keys:
+        problems.append("kubelet_numa_config: field names must be strings, got %s" % ", ".join("%r" % (key,) for key in bad_keys))
+        return None
+    intent = as_kubelet_decodes(intent)
+    problems.extend(field_type_problems({key: value for key, value in intent.items() if key not in ("apiVersion", "kind")},
+                                        "kubelet_numa_config."))
     if "reservedMemory" in intent:
         problems.append("kubelet_numa_config.reservedMemory: computed by the collection from the effective config; leave it out "
                         "and choose the spread with kubelet_numa_reserved_memory_split")
@@ -305,7 +362,7 @@ def _kubeadm_layers(variables, files, problems):
     config_file = variables["kubelet_numa_kubeadm_config_file"]
     flags_file = variables["kubelet_numa_kubeadm_flags_file"]
     extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
-    main = _load(config_file, files.get(config_file), problems)
+    main = _load_kubelet_config(config_file, files.get(config_file), problems)
     if files.get(config_file) is None:
         problems.append("%s does not exist: this is not a kubeadm node that has joined its cluster (kubelet_numa_kubeadm_config_file)" % config_file)
     # 10-kubeadm.conf: $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
@@ -333,7 +390,7 @@ def _env_file_with(text, name, words):
 
 def _dropins_in(files, directory, problems, replace=None):
     paths = _dir_files(files, directory, (".conf",))
-    documents = [(path, _load(path, files[path], problems) or {}) for path in paths]
+    documents = [(path, _load_kubelet_config(path, files[path], problems) or {}) for path in paths]
     if replace is not None:
         documents = [(path, document) for path, document in documents if path != replace[0]] + [replace]
         documents.sort(key=lambda item: item[0])
@@ -459,6 +516,11 @@ def plan_host(variables, facts):
     ({absolute path: text or None} as read on the node; an offline render passes kubelet_numa_node_files), and
     platform, rke2_version, rke2_role, instance_type when discovered. Raises PlanError with every problem.
     """
+    for name, value in (("variables", variables), ("facts", facts)):
+        if value is not None and not isinstance(value, dict):
+            raise PlanError(["%s must be a mapping (%s), got %s %r"
+                             % (name, "the host's kubelet_numa_* variables" if name == "variables" else "what discovery read",
+                                type_name(value), value)])
     problems = []
     variables = dict(variables or {})
     facts = dict(facts or {})
@@ -475,11 +537,12 @@ def plan_host(variables, facts):
     if problems:
         raise PlanError(problems)
     paths_to_read(variables, platform)  # validates the platform's path variables
-    files = dict(facts.get("files") or {})
+    files = _node_files(facts.get("files"))
     builder = {"kubeadm": _plan_kubeadm, "rke2": _plan_rke2, "nodeadm": _plan_nodeadm}[platform]
     plan = builder(variables, facts, files, intent, dropin_name, nodes, problems)
     if problems:
         raise PlanError(problems)
+    plan["node_directories"] = facts.get("directories") or []
     return _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems)
 
 
@@ -495,6 +558,21 @@ def _compute(layers_for, intent, split, nodes, capacity, problems):
             return settings, None
     layers = layers_for(settings)
     return settings, layers
+
+
+def _write_conflicts(plan, files, node_directories):
+    """Each file the plan writes is one file: not twice, not a directory on the node nor the directory of another."""
+    problems = []
+    paths = [entry["path"] for entry in plan["files"]]
+    directories = set(plan.get("directories") or []) | set(node_directories)
+    directories |= {path.rsplit("/", 1)[0] for path in files if "/" in path.strip("/")}
+    for index, path in enumerate(paths):
+        if path in paths[:index]:
+            problems.append("%s: numa.kubelet would write this file twice (check the kubelet_numa_* paths)" % path)
+        elif path in directories or any(other.startswith(path + "/") for other in paths + sorted(directories)):
+            problems.append("%s: is a directory (on the node or in the plan), so numa.kubelet cannot write it as a file "
+                            "(check the kubelet_numa_* paths)" % path)
+    return problems
 
 
 def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems):
@@ -558,6 +636,9 @@ def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, pl
         "warnings": warnings,
     })
     plan["files"] = [_file_entry(entry, settings, files) for entry in plan["files"]]
+    problems.extend(_write_conflicts(plan, files, plan.pop("node_directories")))
+    if problems:
+        raise PlanError(problems)
     if platform == "rke2":
         items = items_for(settings)
         # For lablabs.rke2's rke2_server_options / rke2_agent_options: one "option: value" line, copied verbatim into
@@ -606,8 +687,9 @@ def _plan_kubeadm(variables, facts, files, intent, dropin_name, nodes, problems)
     if parsed.config and parsed.config != variables["kubelet_numa_kubeadm_config_file"]:
         problems.append("the kubelet flags name --config=%s, but kubelet_numa_kubeadm_config_file is %s"
                         % (parsed.config, variables["kubelet_numa_kubeadm_config_file"]))
-    if not _SAFE_PATH.match(config_dir):
-        problems.append("--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely" % config_dir)
+    if not safe_path(config_dir):
+        problems.append("--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely (an absolute path of "
+                        "plain characters without '.' or '..' parts)" % config_dir)
         return {}
     ours_path = "%s/%s.conf" % (config_dir, dropin_name)
     main_path = variables["kubelet_numa_kubeadm_config_file"]
@@ -623,6 +705,14 @@ def _plan_kubeadm(variables, facts, files, intent, dropin_name, nodes, problems)
 
     entries = [{"path": ours_path, "template": "kubeadm.j2", "mode": "0644",
                 "content_for": _dropin_document}]
+    inputs = {main_path: "kubelet_numa_kubeadm_config_file (the kubelet's main config)",
+              variables["kubelet_numa_kubeadm_flags_file"]: "kubelet_numa_kubeadm_flags_file (kubeadm's flags)",
+              ours_path: "numa.kubelet's drop-in"}
+    if needs_flag and (extra_file in inputs or extra_file == config_dir or extra_file.startswith(config_dir.rstrip("/") + "/")):
+        problems.append("kubelet_numa_kubeadm_extra_args_file: %s is %s; numa.kubelet would replace it with KUBELET_EXTRA_ARGS "
+                        "(it must be the kubelet's own EnvironmentFile, such as /etc/default/kubelet or /etc/sysconfig/kubelet)"
+                        % (extra_file, inputs.get(extra_file, "in the kubelet's drop-in directory %s" % config_dir)))
+        return {}
     if needs_flag:
         entries.append({"path": extra_file, "mode": "0644",
                         "text": _env_file_with(files.get(extra_file), "KUBELET_EXTRA_ARGS", extra_words + ["--config-dir=%s" % config_dir])})
@@ -937,7 +1027,13 @@ def _nodeconfig_kubelet(path, text, problems):
     for document in documents:
         if not isinstance(document, dict) or document.get("kind") != NODECONFIG_KIND:
             continue
-        config = ((document.get("spec") or {}).get("kubelet") or {}).get("config") or {}
+        spec = document.get("spec") or {}
+        kubelet = spec.get("kubelet") or {} if isinstance(spec, dict) else None
+        config = kubelet.get("config") or {} if isinstance(kubelet, dict) else None
+        if not isinstance(config, dict):
+            problems.append("%s: spec.kubelet.config of a NodeConfig must be a mapping (spec and spec.kubelet too)" % path)
+            continue
+        problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % path))
         merged = merge_patch(merged, config)
     return merged
 
@@ -949,13 +1045,13 @@ def _plan_nodeadm(variables, facts, files, intent, dropin_name, nodes, problems)
     environment = variables["kubelet_numa_nodeadm_kubelet_environment"]
     ours_path = "%s/%s.yaml" % (source_dir, dropin_name)
     if files.get(base_path) is not None:
-        base = _load(base_path, files[base_path], problems)
+        base = _load_kubelet_config(base_path, files[base_path], problems)
     else:
         base = _nodeadm_base(variables, facts, nodes, problems)
     if problems:
         return {}
     flags = [word for word in env_words(files.get(environment)) if not word.startswith(("--config=", "--config-dir="))]
-    current_dropin = _load(dropin_dir + "/" + NODEADM_DROPIN, files.get(dropin_dir + "/" + NODEADM_DROPIN), problems) or {}
+    current_dropin = _load_kubelet_config(dropin_dir + "/" + NODEADM_DROPIN, files.get(dropin_dir + "/" + NODEADM_DROPIN), problems) or {}
     sources = [path for path in _dir_files(files, source_dir, (".yaml", ".yml", ".json")) if path != ours_path]
 
     def merged_sources(settings):
@@ -1019,7 +1115,7 @@ def discover(variables, node, also_read=(), lablabs=None):
     variables = dict(variables or {})
     given_files = variables.get("kubelet_numa_node_files") or {}
     wants_topology = not variables.get("kubelet_numa_topology")
-    attributes, topology = {}, {}
+    attributes, topology, read_existing = {}, {}, []
     if given_files:
         existing = list(given_files)
         todo = reads(variables, existing)
@@ -1031,14 +1127,19 @@ def discover(variables, node, also_read=(), lablabs=None):
         todo = reads(variables, existing)
         found = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology)
         files, attributes, topology = dict(found["files"]), dict(found["attributes"]), found.get("topology") or {}
+        read_existing = list(found.get("existing") or [])
         # A kubeadm --config-dir flag names its drop-in directory only in the files just read.
         more = [path for path in reads(variables, existing, files)["dirs"] if path not in todo["dirs"]]
         if more:
             found = node.read([], more, False)
             files.update(found["files"])
             attributes.update(found["attributes"])
+            read_existing += found.get("existing") or []
     platform = todo["platform"]
-    facts = {"numa_nodes": topology.get("numa_nodes") or [], "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
+    # node_files reports a directory as existing, without content: one we would write as a file is refused in planning.
+    directories = sorted({path for path in read_existing if path not in files})
+    facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [],
+             "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
              "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": "", "lablabs": lablabs}
     if platform == "rke2":
         hand_over = variables.get("kubelet_numa_rke2_write_files") is False
@@ -1058,21 +1159,29 @@ def discover(variables, node, also_read=(), lablabs=None):
 
 def state_problems(state_text, expected):
     """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches."""
+    if not isinstance(expected, dict) or not isinstance(expected.get("systemReserved"), dict) or "policyName" not in expected:
+        raise KubeletConfigError(["expected state: %r must be a plan's expected_state {policyName, systemReserved}" % (expected,)])
     if state_text is None:
         return ["there is no memory_manager_state: the kubelet has not started its memory manager"]
+    if not isinstance(state_text, str):
+        raise KubeletConfigError(["memory_manager_state: %r (%s) must be the checkpoint file's text" % (state_text, type_name(state_text))])
     try:
         state = json.loads(state_text)
     except ValueError as exc:
         return ["memory_manager_state is not JSON: %s" % exc]
+    if not isinstance(state, dict) or not isinstance(state.get("machineState") or {}, dict):
+        return ["memory_manager_state is not a memory manager checkpoint (a JSON object with policyName and machineState)"]
     problems = []
     if state.get("policyName") != expected["policyName"]:
         problems.append("memory_manager_state has policy %r, the plan %r" % (state.get("policyName"), expected["policyName"]))
     elif expected["policyName"] == MEMORY_MANAGER_STATIC:
         live = {}
         for node, machine in (state.get("machineState") or {}).items():
-            reserved = ((machine.get("memoryMap") or {}).get("memory") or {}).get("systemReserved") or 0
-            if reserved:
-                live[str(node)] = int(reserved)
+            memory_map = machine.get("memoryMap") if isinstance(machine, dict) else None
+            memory = memory_map.get("memory") if isinstance(memory_map, dict) else None
+            reserved = memory.get("systemReserved") if isinstance(memory, dict) else None
+            if isinstance(reserved, int) and not isinstance(reserved, bool) and reserved:
+                live[str(node)] = reserved
         if live != expected["systemReserved"]:
             problems.append("memory_manager_state reserves %s bytes per NUMA node, the plan %s" % (live, expected["systemReserved"]))
     return problems

@@ -24,7 +24,7 @@ import re
 
 import yaml
 
-from ._config import plain_data
+from ._config import KubeletConfigError, plain_data
 from ._plan import state_problems
 from ._quantity import Quantity, QuantityError
 
@@ -83,6 +83,10 @@ def intent_conflicts(inventory, hosts):
 
     inventory: the output of `ansible-inventory --list --export` (group vars per group, host vars without them).
     """
+    if not isinstance(inventory, dict):
+        raise KubeletConfigError(["inventory: %r must be the mapping `ansible-inventory --list --export` prints" % (inventory,)])
+    if isinstance(hosts, (str, dict)) or not isinstance(hosts, (list, tuple)):
+        raise KubeletConfigError(["hosts: %r must be a list of inventory host names" % (hosts,)])
     parents = _group_parents(inventory)
     host_vars = (inventory.get("_meta") or {}).get("hostvars") or {}
     problems = []

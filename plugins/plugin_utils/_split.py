@@ -10,6 +10,8 @@ to int64 (memory_manager.go convertReserved rejects what Quantity.AsInt64 cannot
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 
 from ._allocatable import memory_reservation
@@ -20,6 +22,9 @@ SPLIT_STRATEGIES = ("even", "first", "proportional")
 # Coarsest first: a share is counted in the coarsest of these that divides the total exactly.
 _BINARY_UNITS = (1 << 30, 1 << 20, 1 << 10, 1)
 _INT64_MAX = (1 << 63) - 1  # math.go mostPositive
+_INT32_MAX = (1 << 31) - 1
+# The keys of a NUMA node as numa.kubelet.numa_facts reports it (plugins/module_utils/numa_topology.py).
+NUMA_NODE_KEYS = ("id", "memory_bytes", "cpus", "hugepages")
 
 
 @dataclass(frozen=True)
@@ -38,13 +43,24 @@ def numa_nodes_from(value):
     for index, item in enumerate(value):
         memory = None
         if isinstance(item, dict):
+            unknown = sorted((str(key) for key in item if key not in NUMA_NODE_KEYS))
+            if unknown:
+                guesses = ["%s (did you mean %s?)" % (key, difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6)[0])
+                           if difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6) else key for key in unknown]
+                raise KubeletConfigError(["numa_nodes[%d]: unknown keys %s; a NUMA node has only %s (as numa.kubelet.numa_facts reports it)"
+                                          % (index, ", ".join(guesses), ", ".join(NUMA_NODE_KEYS))])
             node_id, memory = item.get("id"), item.get("memory_bytes")
             if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
                 raise KubeletConfigError(["numa_nodes[%d].memory_bytes: %r must be a positive integer number of bytes" % (index, memory)])
+            cpus = item.get("cpus")
+            if cpus is not None and (not isinstance(cpus, list) or any(isinstance(cpu, bool) or not isinstance(cpu, int) or cpu < 0 for cpu in cpus)):
+                raise KubeletConfigError(["numa_nodes[%d].cpus: %r must be a list of CPU ids (non-negative integers, e.g. [0, 1, 2]; "
+                                          "not a cpulist string such as \"0-63\")" % (index, cpus)])
         else:
             node_id = item
-        if isinstance(node_id, bool) or not isinstance(node_id, int) or node_id < 0:
-            raise KubeletConfigError(["numa_nodes[%d]: NUMA node id %r must be a non-negative integer" % (index, node_id)])
+        if isinstance(node_id, bool) or not isinstance(node_id, int) or not 0 <= node_id <= _INT32_MAX:
+            raise KubeletConfigError(["numa_nodes[%d]: NUMA node id %r must be a non-negative integer no larger than %d "
+                                      "(the kubelet's reservedMemory numaNode is an int32)" % (index, node_id, _INT32_MAX)])
         nodes.append(NumaNode(node_id, memory))
     if not nodes:
         raise KubeletConfigError(["numa_nodes: the list is empty; the node needs at least NUMA node 0"])
@@ -113,12 +129,11 @@ def _explicit(split, total, reservation, nodes):
     shares = {}
     problems = []
     for key, value in split.items():
-        try:
-            node_id = int(key)
-        except (TypeError, ValueError):
-            problems.append("split: key %r must be a NUMA node id" % (key,))
+        node_id = _split_key(key)
+        if node_id is None:
+            problems.append("split: key %r must be a NUMA node id (a non-negative integer such as 0 or \"1\")" % (key,))
             continue
-        if isinstance(key, bool) or node_id < 0 or node_id in shares:
+        if node_id in shares:
             problems.append("split: key %r must be a distinct non-negative NUMA node id" % (key,))
             continue
         try:
@@ -152,8 +167,19 @@ def _explicit(split, total, reservation, nodes):
             for node_id in sorted(shares) if not shares[node_id].is_zero()]
 
 
+def _split_key(key):
+    """The NUMA node id a split key names: an integer, or a string of digits; None otherwise (1.5, "1.5", " 1", "1_0", true)."""
+    if isinstance(key, bool):
+        return None
+    if isinstance(key, int):
+        return key if 0 <= key <= _INT32_MAX else None
+    if isinstance(key, str) and re.fullmatch(r"[0-9]+", key) and int(key) <= _INT32_MAX:
+        return int(key)
+    return None
+
+
 def _key_for(split, node_id):
-    return next(key for key in split if int(key) == node_id)
+    return next(key for key in split if _split_key(key) == node_id)
 
 
 def node_fit_problems(shares, nodes):

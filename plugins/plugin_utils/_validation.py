@@ -31,11 +31,12 @@ from ._config import (
     TOPOLOGY_MANAGER_POLICIES,
     KubeletConfigError,
     is_memory_type,
+    lookalike_hint,
     parse_quantity,
     reserved_resource_list,
     string_field,
 )
-from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS
+from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, field_type_problems
 from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
 
@@ -159,7 +160,7 @@ def _check_memory_manager(config, report, entries, nodes, memory_capacity):
         hint = ""
         if policy.lower() in (MEMORY_MANAGER_NONE.lower(), MEMORY_MANAGER_STATIC.lower()):
             hint = '; memory manager policy names are case-sensitive: "%s" or "%s"' % (MEMORY_MANAGER_NONE, MEMORY_MANAGER_STATIC)
-        raise KubeletConfigError(['memoryManagerPolicy: unknown policy: "%s"%s' % (policy, hint)])
+        raise KubeletConfigError(['memoryManagerPolicy: unknown policy: "%s"%s%s' % (policy, hint, lookalike_hint(policy))])
     if policy != MEMORY_MANAGER_STATIC:
         if config.get("reservedMemory"):
             raise KubeletConfigError(['reservedMemory: set without memoryManagerPolicy "%s"; the kubelet ignores it under policy "%s"'
@@ -211,7 +212,7 @@ def _check_cpu_manager(config):
     policy = string_field(config, "cpuManagerPolicy") or "none"
     if policy not in CPU_MANAGER_POLICIES:
         hint = '; CPU manager policy names are lower case: "none" or "static"' if policy.lower() in CPU_MANAGER_POLICIES else ""
-        raise KubeletConfigError(['cpuManagerPolicy: unknown policy: "%s"%s' % (policy, hint)])
+        raise KubeletConfigError(['cpuManagerPolicy: unknown policy: "%s"%s%s' % (policy, hint, lookalike_hint(policy))])
     if policy != "static" or config.get("reservedSystemCPUs"):
         return
     reserved = Quantity.from_int(0, "DecimalSI")
@@ -227,7 +228,8 @@ def _check_cpu_manager(config):
 def _check_topology_manager(config):
     policy = string_field(config, "topologyManagerPolicy")
     if policy is not None and policy not in TOPOLOGY_MANAGER_POLICIES:
-        raise KubeletConfigError(['topologyManagerPolicy: unknown policy: "%s" (one of %s)' % (policy, ", ".join(TOPOLOGY_MANAGER_POLICIES))])
+        raise KubeletConfigError(['topologyManagerPolicy: unknown policy: "%s" (one of %s)%s'
+                                  % (policy, ", ".join(TOPOLOGY_MANAGER_POLICIES), lookalike_hint(policy))])
 
 
 def check_kubelet_config(config, numa_nodes=None, memory_capacity=None):
@@ -242,6 +244,7 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None):
         return report
     _collect(report, _check_type_and_kind, config)
     _collect(report, _check_unknown_fields, config)
+    report.errors.extend(field_type_problems(config))
     for resource_field in ("kubeReserved", "systemReserved"):
         _collect(report, reserved_resource_list, config, resource_field)
     # Invalid numa_nodes are reported; the checks that need them are then skipped.

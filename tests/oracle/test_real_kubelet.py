@@ -287,6 +287,8 @@ INTENTS = {
     "eks": dict(STATIC),
     "eks-pinned": dict(STATIC, kubeReserved={"memory": "8500Mi"}),
     "eks-pinned-system": dict(STATIC, kubeReserved={"memory": "8500Mi"}, systemReserved={"memory": "1.5Gi"}),
+    # bytes written as YAML integers, as many users do: the kubelet refuses numbers here, so render writes them as strings
+    "int-bytes": dict(STATIC, kubeReserved={"memory": 1073741824}, evictionHard={"memory.available": 104857600}),
 }
 
 
@@ -314,6 +316,8 @@ HOSTS = {
     "kubeadm-evict-1n": _kubeadm("1x16Gi", "924Mi", "first", KUBEADM_MAIN_EVICTION),
     "kubeadm-evict-2n": _kubeadm("2x16Gi", "odd-bytes", "even", KUBEADM_MAIN_EVICTION),
     "kubeadm-evict-4n": _kubeadm("4x8Gi", "odd-bytes", "proportional", KUBEADM_MAIN_EVICTION),
+    "kubeadm-int-bytes-2n": _kubeadm("2x16Gi", "int-bytes"),
+    "eks-m5-int-bytes-2n": _eks("m5.large", "2x4Gi", "int-bytes", cpus_per_node=1),
     "rke2-131-1n": _rke2("v1.31.9+rke2r1", "agent", "1x16Gi", "cpu-static"),
     "rke2-131-2n": _rke2("v1.31.9+rke2r1", "server", "2x16Gi", "fractional", "proportional"),
     "rke2-131-4n": _rke2("v1.31.9+rke2r1", "agent", "4x8Gi", "odd-bytes", "first"),
@@ -642,6 +646,36 @@ def test_engine_refuses_only_what_the_real_kubelet_refuses(case, oracle):
     ours = "\n".join(errors)
     assert phrase in ours, "the kubelet's phrase %r is not in the engine's errors %s" % (phrase, errors)
     assert kubelet_message(verdict.text) in ours, "the kubelet's message %r is not in the engine's errors %s" % (kubelet_message(verdict.text), errors)
+
+
+# Fields of the wrong type or range: the kubelet cannot decode (or validate) them; the engine names the field and
+# quotes the kubelet's own error, for a config file and for kubelet_numa_config alike.
+VALID = dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi"}), (1, {"memory": "512Mi"})))
+TYPE_REFUSALS = {
+    "healthzPort-string": {"healthzPort": "10248"},
+    "featureGates-yes": {"featureGates": {"MemoryQoS": "yes"}},
+    "clusterDNS-string": {"clusterDNS": "10.0.0.10"},
+    "reservedSystemCPUs-list": {"reservedSystemCPUs": [0, 1]},
+    "kubeReserved-number": {"kubeReserved": {"memory": 536870912}},
+    "evictionHard-number": {"evictionHard": {"memory.available": 104857600}},
+    "maxPods-negative": {"maxPods": -1},
+    "maxPods-beyond-int32": {"maxPods": 2**40},
+    "maxPods-fraction": {"maxPods": 1.5},
+    "syncFrequency-not-a-duration": {"syncFrequency": "1 minute"},
+}
+_DECODE_PREFIX = re.compile(r"^.*error failed to decode: |^failed to merge kubelet configs: .*?: ")
+
+
+@pytest.mark.parametrize("case", sorted(TYPE_REFUSALS))
+def test_engine_refuses_field_types_with_the_real_kubelets_words(case, oracle):
+    config = dict(VALID, **TYPE_REFUSALS[case])
+    errors = check_kubelet_config(config, [0, 1]).errors
+    assert errors, "the engine accepts %s" % case
+    inputs = KubeletInputs(REFUSAL_SPEC, _yaml(config))
+    verdict = require_verdict(oracle.check(inputs), inputs)
+    assert verdict.kind == "REJECTED", "the engine refuses %s (%s) but the real kubelet starts with it\n%s" % (case, errors, verdict.output)
+    words = _DECODE_PREFIX.sub("", kubelet_message(verdict.text))
+    assert words in "\n".join(errors), "the kubelet's words %r are not in the engine's errors %s" % (words, errors)
 
 
 # ------------------------------------------------------------------------------------------------ 3. the stand-in

@@ -13,6 +13,7 @@ import sys
 import pytest
 import yaml
 
+from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import MANIFEST
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
 from ansible_collections.numa.kubelet.tests.unit.plugins.modules.fake_sysfs import make_tree
 
@@ -88,7 +89,8 @@ def test_render_writes_what_the_role_would_for_every_platform(collections_root, 
     output, result = render(collections_root, tmp_path, os.path.join(REPO, "playbooks", "inventory", "example.yml"))
     hosts = sorted(os.listdir(output))
     assert hosts == ["eks-m5-01", "eks-p4d-01", "kubeadm-gpu-01", "kubeadm-gpu-02", "rke2-agent-01", "rke2-server-01", "this-machine"]
-    files = {host: sorted(os.path.relpath(os.path.join(root, name), output / host) for root, _dirs, names in os.walk(output / host) for name in names)
+    files = {host: sorted(os.path.relpath(os.path.join(root, name), output / host)
+                          for root, _dirs, names in os.walk(output / host) for name in names if name != MANIFEST)
              for host in hosts}
     assert files["kubeadm-gpu-01"] == ["etc/default/kubelet", "etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "plan.json"]
     assert files["rke2-server-01"] == ["plan.json", "var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"]
@@ -125,6 +127,7 @@ def test_render_fails_only_the_host_with_bad_intent(collections_root, tmp_path):
     output, result = render(collections_root, tmp_path, inventory, check=False)
     assert result.returncode == 2, result.stdout
     assert 'memoryManagerPolicy: unknown policy: \\"static\\"' in result.stdout or 'unknown policy: "static"' in result.stdout
-    assert sorted(os.listdir(output)) == ["good"], "the failed host must get no files"
+    assert sorted(os.listdir(output)) == ["bad", "good"]
+    assert os.listdir(output / "bad") == ["stale"], "the failed host gets no files; a file the render did not write survives"
     assert json.loads((output / "good" / "plan.json").read_text())["reserved_memory"] == [
         {"numaNode": 0, "limits": {"memory": "562Mi"}}, {"numaNode": 1, "limits": {"memory": "562Mi"}}]

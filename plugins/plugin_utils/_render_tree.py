@@ -1,0 +1,356 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Writing and removing one host's rendered files under a destination directory, and nothing else.
+
+numa.kubelet.render writes <dest>/<host>/<path on the node>. The rules that keep everything outside safe:
+
+- the host name must be one plain file name (not empty, not . or .., no /, no control character, at most 255 bytes);
+- every directory is opened relative to the one above it with O_NOFOLLOW, so a symlink anywhere under the
+  destination is refused, never followed;
+- a manifest (<dest>/<host>/.numa-kubelet-render.json) lists every file this code wrote with its SHA-256, and every
+  directory it created; only those are ever replaced or removed, and a listed file the user changed since is left
+  alone; a file in the way that the manifest does not list is refused, naming it;
+- a host's new files are all written to temporary names first and renamed into place only when every one was
+  written, so a failure leaves the host's previous files as they were, not half of each.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import stat
+
+MANIFEST = ".numa-kubelet-render.json"
+_NAME_MAX = 255
+_TEMP_PREFIX = ".numa-kubelet-render-tmp-"
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+class RenderPathError(Exception):
+    """A path numa.kubelet.render refuses to write or remove; nothing was changed."""
+
+
+def host_name_problem(host):
+    """Why a host name cannot be a directory name under the destination, or None."""
+    if not isinstance(host, str) or not host:
+        return "inventory host name %r: must be a non-empty string" % (host,)
+    if host in (".", ".."):
+        return "inventory host name %r: is not a plain file name (. and .. name directories, not a host's own)" % host
+    if "/" in host:
+        return "inventory host name %r: is not a plain file name: '/' would put its files outside its own directory" % host
+    if any(ord(char) < 32 or ord(char) == 127 for char in host):
+        return "inventory host name %r: holds a control character, which cannot be a plain file name" % host
+    if len(host.encode("utf-8", "surrogatepass")) > _NAME_MAX:
+        return "inventory host name %r...: is %d bytes long; a file name can have at most %d" % (
+            host[:40], len(host.encode("utf-8", "surrogatepass")), _NAME_MAX)
+    if host == MANIFEST or host.startswith(_TEMP_PREFIX):
+        return "inventory host name %r: is a name numa.kubelet.render keeps for itself" % host
+    return None
+
+
+def destination_problem(dest):
+    """Why dest cannot hold rendered hosts, or None (a missing dest is created)."""
+    if not isinstance(dest, str) or not dest:
+        return "dest %r: must be an absolute directory on the controller, not empty (kubelet_numa_render_dir of numa.kubelet.render)" % (dest,)
+    if not os.path.isabs(dest):
+        return "dest %r: must be an absolute path on the controller" % dest
+    if os.path.lexists(dest) and not os.path.isdir(dest):
+        return "dest %s: exists and is not a directory" % dest
+    return None
+
+
+def _relative_parts(path):
+    parts = path.strip("/").split("/")
+    if not path.strip("/") or any(part in ("", ".", "..") for part in parts):
+        raise RenderPathError("%r: is not a plain path (empty, '.', '..' or '//' parts are refused)" % path)
+    for part in parts:
+        if len(part.encode("utf-8", "surrogatepass")) > _NAME_MAX or "\0" in part:
+            raise RenderPathError("%r: the part %r is not a valid file name" % (path, part[:40]))
+    return parts
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+class _Tree:
+    """Open directories under one root fd; every step refuses symlinks."""
+
+    def __init__(self, root_fd, label):
+        self.root_fd, self.label = root_fd, label
+        self.fds = {(): root_fd}
+
+    def close(self):
+        for key, fd in self.fds.items():
+            if key:
+                os.close(fd)
+        self.fds = {(): self.root_fd}
+
+    def kind(self, parts):
+        """'dir', 'file', 'symlink', 'other' or None for what parts names, without following anything."""
+        directory = self.directory(parts[:-1], create=None)
+        if directory is None:
+            return None
+        try:
+            mode = os.stat(parts[-1], dir_fd=directory, follow_symlinks=False).st_mode
+        except FileNotFoundError:
+            return None
+        if stat.S_ISLNK(mode):
+            return "symlink"
+        if stat.S_ISDIR(mode):
+            return "dir"
+        return "file" if stat.S_ISREG(mode) else "other"
+
+    def directory(self, parts, create, created=None):
+        """The fd of directory parts; None when it does not exist and create is None; refuses symlinks and files."""
+        parts = tuple(parts)
+        if parts in self.fds:
+            return self.fds[parts]
+        parent = self.directory(parts[:-1], create, created)
+        if parent is None:
+            return None
+        try:
+            fd = os.open(parts[-1], _DIR_FLAGS, dir_fd=parent)
+        except FileNotFoundError:
+            if create is None:
+                return None
+            os.mkdir(parts[-1], 0o755, dir_fd=parent)
+            if created is not None:
+                created.append(parts)
+            fd = os.open(parts[-1], _DIR_FLAGS, dir_fd=parent)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise RenderPathError("%s/%s: %s, not a directory numa.kubelet.render made; it follows no link and replaces no file: "
+                                      "move it away" % (self.label, "/".join(parts), "is a symlink" if self._is_link(parent, parts[-1])
+                                                        else "is a file")) from None
+            raise
+        self.fds[parts] = fd
+        return fd
+
+    @staticmethod
+    def _is_link(parent, name):
+        try:
+            return stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
+        except OSError:
+            return False
+
+    def read(self, parts):
+        directory = self.directory(parts[:-1], create=None)
+        if directory is None:
+            return None
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), dir_fd=directory)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return None
+            raise
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read()
+
+
+def _open_host(dest, host, create):
+    """(dest fd, host tree or None, whether the host dir was created)."""
+    problem = host_name_problem(host) or destination_problem(dest)
+    if problem:
+        raise RenderPathError(problem)
+    if create and not os.path.lexists(dest):
+        os.makedirs(dest, exist_ok=True)
+    try:
+        dest_fd = os.open(dest, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None, None, False
+    label = os.path.join(dest, host)
+    try:
+        host_fd = os.open(host, _DIR_FLAGS, dir_fd=dest_fd)
+        made = False
+    except FileNotFoundError:
+        if not create:
+            os.close(dest_fd)
+            return None, None, False
+        os.mkdir(host, 0o755, dir_fd=dest_fd)
+        host_fd = os.open(host, _DIR_FLAGS, dir_fd=dest_fd)
+        made = True
+    except OSError as exc:
+        os.close(dest_fd)
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise RenderPathError("%s: %s; numa.kubelet.render writes a host's files only into a directory of its own under dest and "
+                                  "follows no link: move it away" % (label, "is a symlink" if os.path.islink(label) else "is not a directory"))
+        raise
+    return dest_fd, _Tree(host_fd, label), made
+
+
+def _manifest(tree):
+    data = tree.read([MANIFEST])
+    if data is None:
+        return {"files": {}, "dirs": [], "host_dir_created": False}
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+        files, dirs = manifest["files"], manifest["dirs"]
+        if not isinstance(files, dict) or not isinstance(dirs, list):
+            raise ValueError("bad shape")
+        for path in list(files) + dirs:
+            _relative_parts(path)  # a listed path never leads out of the host directory
+    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RenderPathError):
+        raise RenderPathError("%s/%s: is not a manifest numa.kubelet.render wrote; remove it (and the files you no longer want) by hand"
+                              % (tree.label, MANIFEST)) from None
+    return {"files": {str(path): str(digest) for path, digest in files.items()}, "dirs": [str(path) for path in dirs],
+            "host_dir_created": manifest.get("host_dir_created") is True}
+
+
+def _ours(tree, relative, manifest):
+    """True when relative is a regular file whose content is what the manifest says this code wrote."""
+    data = tree.read(relative.split("/"))
+    return data is not None and tree.kind(relative.split("/")) == "file" and manifest["files"].get(relative) == _sha256(data)
+
+
+def check_outputs(outputs):
+    """outputs: [(relative path, text)]; refuses duplicates, a file that is another's directory, and reserved names."""
+    seen = {}
+    for path, _text in outputs:
+        parts = tuple(_relative_parts(path))
+        if parts[0] == MANIFEST or parts[-1].startswith(_TEMP_PREFIX):
+            raise RenderPathError("%s: is a name numa.kubelet.render keeps for itself" % path)
+        if parts in seen:
+            raise RenderPathError("%s: two of the host's outputs have this path (%s and %s)" % ("/".join(parts), seen[parts], path))
+        seen[parts] = path
+    for parts, path in seen.items():
+        for length in range(1, len(parts)):
+            if parts[:length] in seen:
+                raise RenderPathError("%s: is both a file and the directory of %s among the host's outputs" % (seen[parts[:length]], path))
+
+
+def write_host(dest, host, outputs, check_mode=False):
+    """Write outputs ([(path relative to the host dir, text)]) as <dest>/<host>/<path>, replacing what the manifest lists.
+
+    Returns warnings (files the manifest lists that were changed by someone else and are left alone). Raises
+    RenderPathError, with nothing changed, when a path cannot be written safely.
+    """
+    check_outputs(outputs)
+    dest_fd, tree, made = _open_host(dest, host, create=not check_mode)
+    if tree is None:
+        return []
+    created, temps, warnings = [], [], []
+    try:
+        manifest = _manifest(tree)
+        wanted = {"/".join(_relative_parts(path)): text.encode("utf-8") for path, text in outputs}
+        for relative in wanted:
+            parts = relative.split("/")
+            for length in range(1, len(parts)):
+                tree.directory(parts[:length], create=None)  # refuses a symlink or a file on the way
+            kind = tree.kind(parts)
+            if kind is not None and not (kind == "file" and _ours(tree, relative, manifest)):
+                raise RenderPathError("%s/%s: exists and %s; numa.kubelet.render replaces only the files it wrote (listed in %s): move it away"
+                                      % (tree.label, relative, "is a symlink" if kind == "symlink" else
+                                         "is a directory" if kind == "dir" else "is not a file it wrote, or was changed since", MANIFEST))
+        stale = [relative for relative in manifest["files"] if relative not in wanted]
+        if check_mode:
+            return []
+        digests = {}
+        for relative, data in wanted.items():
+            parts = relative.split("/")
+            directory = tree.directory(parts[:-1], create=True, created=created)
+            temp = _TEMP_PREFIX + parts[-1][:100]
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=directory)
+            temps.append((directory, temp, parts[-1]))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            digests[relative] = _sha256(data)
+        for directory, temp, name in temps:
+            os.replace(temp, name, src_dir_fd=directory, dst_dir_fd=directory)
+        temps = []
+        for relative in stale:
+            if _ours(tree, relative, manifest):
+                parts = relative.split("/")
+                os.unlink(parts[-1], dir_fd=tree.directory(parts[:-1], create=None))
+            elif tree.kind(relative.split("/")) is not None:
+                warnings.append("%s/%s: written by an earlier render and changed since; left alone" % (tree.label, relative))
+        dirs = sorted(set(manifest["dirs"]) | {"/".join(parts) for parts in created})
+        needed = {"/".join(relative.split("/")[:length]) for relative in wanted for length in range(1, relative.count("/") + 1)}
+        _remove_empty_dirs(tree, [directory for directory in dirs if directory not in needed])
+        dirs = [directory for directory in dirs if tree.kind(directory.split("/")) == "dir"]
+        _write_manifest(tree, {"files": digests, "dirs": dirs, "host_dir_created": made or manifest["host_dir_created"]})
+        return warnings
+    except BaseException:
+        for directory, temp, _name in temps:
+            try:
+                os.unlink(temp, dir_fd=directory)
+            except OSError:
+                pass
+        for parts in reversed(created):
+            try:
+                os.rmdir(parts[-1], dir_fd=tree.directory(parts[:-1], create=None))
+            except OSError:
+                pass
+        if made:
+            try:
+                os.rmdir(host, dir_fd=dest_fd)
+            except OSError:
+                pass
+        raise
+    finally:
+        tree.close()
+        os.close(tree.root_fd)
+        os.close(dest_fd)
+
+
+def _remove_empty_dirs(tree, dirs):
+    for directory in sorted(dirs, key=lambda path: -path.count("/")):
+        parts = directory.split("/")
+        parent = tree.directory(parts[:-1], create=None)
+        if parent is None:
+            continue
+        for key in [key for key in tree.fds if key[:len(parts)] == tuple(parts)]:
+            os.close(tree.fds.pop(key))
+        try:
+            os.rmdir(parts[-1], dir_fd=parent)  # only an empty real directory goes; a symlink gives ENOTDIR
+        except OSError:
+            pass
+
+
+def _write_manifest(tree, manifest):
+    data = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    temp = _TEMP_PREFIX + MANIFEST
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=tree.root_fd)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.replace(temp, MANIFEST, src_dir_fd=tree.root_fd, dst_dir_fd=tree.root_fd)
+
+
+def remove_host(dest, host, check_mode=False):
+    """Remove what an earlier render wrote for host (the files its manifest lists, unchanged, and its empty directories).
+
+    Returns warnings for listed files changed since. A host directory without a manifest is left as it is.
+    """
+    dest_fd, tree, _made = _open_host(dest, host, create=False)
+    if tree is None:
+        return []
+    warnings = []
+    try:
+        try:
+            manifest = _manifest(tree)
+            if check_mode or tree.read([MANIFEST]) is None:
+                return []
+            for relative in manifest["files"]:
+                parts = relative.split("/")
+                if _ours(tree, relative, manifest):
+                    os.unlink(parts[-1], dir_fd=tree.directory(parts[:-1], create=None))
+                elif tree.kind(parts) is not None:
+                    warnings.append("%s/%s: written by an earlier render and changed since; left alone" % (tree.label, relative))
+            _remove_empty_dirs(tree, manifest["dirs"])
+            os.unlink(MANIFEST, dir_fd=tree.root_fd)
+        finally:
+            tree.close()
+            os.close(tree.root_fd)
+        if manifest["host_dir_created"]:
+            try:
+                os.rmdir(host, dir_fd=dest_fd)  # only when empty: the user's own files keep it
+            except OSError:
+                pass
+    finally:
+        os.close(dest_fd)
+    return warnings
