@@ -50,8 +50,8 @@ class _Node:
             raise _NodeFailure(result)
         return result
 
-    def read(self, paths, dirs, topology):
-        return self._module("numa.kubelet.node_files", {"paths": list(paths), "dirs": list(dirs), "topology": topology})
+    def read(self, paths, dirs, topology, units=()):
+        return self._module("numa.kubelet.node_files", {"paths": list(paths), "dirs": list(dirs), "topology": topology, "units": list(units)})
 
     def topology(self):
         return self._module("numa.kubelet.numa_facts", {})["ansible_facts"]
@@ -90,13 +90,14 @@ class ActionModule(ActionBase):
         _validated, args = self.validate_argument_spec(argument_spec={
             "variables": {"type": "dict", "required": True},
             "also_read": {"type": "list", "elements": "path", "default": []},
+            "also_units": {"type": "list", "elements": "str", "default": []},
             "lablabs": {"type": "dict", "default": {}},
             "plan": {"type": "bool", "default": True},
         })
         variables = plain_data(args["variables"])
         try:
             facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), plain_data(args["also_read"]),
-                                         plain_data(args["lablabs"]))
+                                         plain_data(args["also_units"]), plain_data(args["lablabs"]))
             result.update(changed=False, discovered=facts, attributes=attributes)
             if args["plan"]:
                 plan = plan_host(variables, facts)

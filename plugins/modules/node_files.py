@@ -41,6 +41,13 @@ options:
         sysfs NUMA tree.
     type: bool
     default: false
+  units:
+    description:
+      - systemd units whose state to read too (RV(units)), in the same round trip; a unit systemd does not know is
+        reported as C(inactive).
+    type: list
+    elements: str
+    default: []
 attributes:
   check_mode:
     description: Reads only, so check mode returns the same result.
@@ -77,6 +84,13 @@ attributes:
   returned: always
   type: dict
   sample: {"/etc/default/kubelet": {"mode": "0644", "owner": "root", "group": "root"}}
+units:
+  description:
+    - "Per unit of O(units): C(active_state) and C(sub_state), as systemd's ActiveState and SubState."
+    - Empty when systemd cannot be asked on the host.
+  returned: when O(units) is given
+  type: dict
+  sample: {"kubelet.service": {"active_state": "active", "sub_state": "running"}}
 topology:
   description: The NUMA topology, as the C(ansible_facts) of M(numa.kubelet.numa_facts).
   returned: when O(topology=true)
@@ -120,6 +134,18 @@ def _read(module, path, max_bytes):
     return None
 
 
+def _unit_states(module, units):
+    """ActiveState and SubState of each unit, from one `systemctl show` (one block per unit, in the order asked)."""
+    rc, out, _err = module.run_command(["systemctl", "show", "--property=ActiveState,SubState", "--"] + list(units))
+    if rc != 0:
+        return {}  # no systemd to ask (a container, the controller in check mode): nothing is known
+    blocks = [dict(line.split("=", 1) for line in block.splitlines() if "=" in line) for block in out.strip().split("\n\n")]
+    if len(blocks) != len(units):
+        module.fail_json(msg="node_files: systemctl show answered %d units for %d: %r" % (len(blocks), len(units), out))
+    return {unit: {"active_state": block.get("ActiveState", "inactive"), "sub_state": block.get("SubState", "dead")}
+            for unit, block in zip(units, blocks)}
+
+
 def main():
     module = AnsibleModule(
         argument_spec={
@@ -127,6 +153,7 @@ def main():
             "dirs": {"type": "list", "elements": "path", "default": []},
             "max_bytes": {"type": "int", "default": 1048576},
             "topology": {"type": "bool", "default": False},
+            "units": {"type": "list", "elements": "str", "default": []},
         },
         supports_check_mode=True,
     )
@@ -153,6 +180,8 @@ def main():
                 files[path] = _read(module, path, module.params["max_bytes"])
     attributes = {path: _attributes(path) for path in existing + [path for path, text in files.items() if text is not None]}
     result = {"files": files, "existing": existing, "attributes": attributes}
+    if module.params["units"]:
+        result["units"] = _unit_states(module, module.params["units"])
     if module.params["topology"]:
         try:
             result["topology"] = read_topology("/")

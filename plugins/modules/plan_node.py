@@ -36,6 +36,13 @@ options:
     type: list
     elements: path
     default: []
+  also_units:
+    description:
+      - systemd units whose state is read with the files (C(unit_states) of RV(discovered)); the plan starts its unit
+        when that one does not run, even if nothing else changes.
+    type: list
+    elements: str
+    default: []
   lablabs:
     description:
       - What lablabs.rke2 knows of the host, for the hand-over (O(variables) with C(kubelet_numa_rke2_write_files=false)).

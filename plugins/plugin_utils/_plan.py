@@ -31,6 +31,7 @@ import re
 
 import yaml
 
+from ..module_utils.kubelet_checkpoint import checkpoint_problems
 from ._allocatable import memory_reservation
 from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, lookalike_hint, reserved_resource_list
 from ._eks import EksError, kube_reserved
@@ -543,7 +544,17 @@ def plan_host(variables, facts):
     if problems:
         raise PlanError(problems)
     plan["node_directories"] = facts.get("directories") or []
-    return _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems)
+    plan = _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems)
+    state = (facts.get("unit_states") or {}).get(plan["unit"])
+    plan["unit_state"] = state
+    # With lablabs.rke2 (the lablabs form), lablabs installs and starts RKE2 itself, after this plan.
+    hand_over = plan.get("rke2", {}).get("form") == "lablabs"
+    if state is not None and state.get("active_state") != "active" and plan["restart"] == "none" and not hand_over:
+        # A kubelet that does not run is never a converged node: start it (the unit's checkpoint guard resets the
+        # checkpoints if the manager inputs changed since its last start), and the restart's checks say why if it fails.
+        plan["restart"] = "restart"
+        plan["warnings"].append("%s is %s (%s): numa.kubelet starts it" % (plan["unit"], state.get("active_state"), state.get("sub_state")))
+    return plan
 
 
 def _compute(layers_for, intent, split, nodes, capacity, problems):
@@ -1098,7 +1109,7 @@ def reads(variables, existing=None, files=None):
     return dict(paths_to_read(variables, platform, files), platform=platform)
 
 
-def discover(variables, node, also_read=(), lablabs=None):
+def discover(variables, node, also_read=(), also_units=(), lablabs=None):
     """Everything plan_host needs from one node, read through `node` in as few round trips as the platform allows.
 
     node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
@@ -1106,7 +1117,8 @@ def discover(variables, node, also_read=(), lablabs=None):
     unit_file_state(unit) (systemd's UnitFileState, None when unknown) and instance_type() (IMDSv2). Nothing is read
     that a variable already gives: kubelet_numa_node_files replaces every file read, kubelet_numa_topology the
     topology, kubelet_numa_platform the detection, and so on. also_read paths are read with the files (what the caller
-    writes besides the plan's files). Returns (facts, attributes): the facts for plan_host and the mode, owner and
+    writes besides the plan's files); also_units are systemd units whose state is read with them (facts["unit_states"]).
+    Returns (facts, attributes): the facts for plan_host and the mode, owner and
     group of every path read. lablabs: what lablabs.rke2 knows of the host (rke2_type, rke2_version, its group
     membership, its kubelet variables; the plan_node option); its role and, when numa.kubelet hands over to it, its
     version spare the reads. Raises PlanError when the platform cannot be told.
@@ -1115,7 +1127,7 @@ def discover(variables, node, also_read=(), lablabs=None):
     variables = dict(variables or {})
     given_files = variables.get("kubelet_numa_node_files") or {}
     wants_topology = not variables.get("kubelet_numa_topology")
-    attributes, topology, read_existing = {}, {}, []
+    attributes, topology, read_existing, unit_states = {}, {}, [], {}
     if given_files:
         existing = list(given_files)
         todo = reads(variables, existing)
@@ -1125,9 +1137,10 @@ def discover(variables, node, also_read=(), lablabs=None):
     else:
         existing = None if variables.get("kubelet_numa_platform") else node.read(detection_paths(), [], False)["existing"]
         todo = reads(variables, existing)
-        found = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology)
+        found = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology, also_units)
         files, attributes, topology = dict(found["files"]), dict(found["attributes"]), found.get("topology") or {}
         read_existing = list(found.get("existing") or [])
+        unit_states = dict(found.get("units") or {})
         # A kubeadm --config-dir flag names its drop-in directory only in the files just read.
         more = [path for path in reads(variables, existing, files)["dirs"] if path not in todo["dirs"]]
         if more:
@@ -1140,7 +1153,7 @@ def discover(variables, node, also_read=(), lablabs=None):
     directories = sorted({path for path in read_existing if path not in files})
     facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [],
              "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
-             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": "", "lablabs": lablabs}
+             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": "", "unit_states": unit_states, "lablabs": lablabs}
     if platform == "rke2":
         hand_over = variables.get("kubelet_numa_rke2_write_files") is False
         if not variables.get("kubelet_numa_rke2_version"):
@@ -1158,30 +1171,13 @@ def discover(variables, node, also_read=(), lablabs=None):
 
 
 def state_problems(state_text, expected):
-    """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches."""
+    """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches.
+
+    The arguments are checked here, for the filter and the rollout; the comparison is the restart module's own
+    (module_utils/kubelet_checkpoint.py), which runs it on the node.
+    """
     if not isinstance(expected, dict) or not isinstance(expected.get("systemReserved"), dict) or "policyName" not in expected:
         raise KubeletConfigError(["expected state: %r must be a plan's expected_state {policyName, systemReserved}" % (expected,)])
-    if state_text is None:
-        return ["there is no memory_manager_state: the kubelet has not started its memory manager"]
-    if not isinstance(state_text, str):
+    if state_text is not None and not isinstance(state_text, str):
         raise KubeletConfigError(["memory_manager_state: %r (%s) must be the checkpoint file's text" % (state_text, type_name(state_text))])
-    try:
-        state = json.loads(state_text)
-    except ValueError as exc:
-        return ["memory_manager_state is not JSON: %s" % exc]
-    if not isinstance(state, dict) or not isinstance(state.get("machineState") or {}, dict):
-        return ["memory_manager_state is not a memory manager checkpoint (a JSON object with policyName and machineState)"]
-    problems = []
-    if state.get("policyName") != expected["policyName"]:
-        problems.append("memory_manager_state has policy %r, the plan %r" % (state.get("policyName"), expected["policyName"]))
-    elif expected["policyName"] == MEMORY_MANAGER_STATIC:
-        live = {}
-        for node, machine in (state.get("machineState") or {}).items():
-            memory_map = machine.get("memoryMap") if isinstance(machine, dict) else None
-            memory = memory_map.get("memory") if isinstance(memory_map, dict) else None
-            reserved = memory.get("systemReserved") if isinstance(memory, dict) else None
-            if isinstance(reserved, int) and not isinstance(reserved, bool) and reserved:
-                live[str(node)] = reserved
-        if live != expected["systemReserved"]:
-            problems.append("memory_manager_state reserves %s bytes per NUMA node, the plan %s" % (live, expected["systemReserved"]))
-    return problems
+    return checkpoint_problems(state_text, expected)

@@ -67,6 +67,9 @@ class Node:
         while self.sh("systemctl is-system-running", check=False).stdout.strip() not in ("running", "degraded"):
             assert time.time() < deadline, "%s: systemd did not finish booting in 120 s" % self.name
             time.sleep(0.5)
+        # The kubelet STAND-IN of this checkout (its markers for these tests), whichever checkout built the shared image.
+        run(["podman", "cp", os.path.join(REPO, "tests", "hosts", "standins", "kubelet-standin"), self.name + ":/usr/local/bin/kubelet-standin"],
+            env=self.env)
         self.sh("numa-standin-provision %s --timeout 180" % self.layout)
 
     def stop(self):

@@ -316,11 +316,12 @@ class FakeNode:
         self.files = dict(files or {})
         self.dirs = set(dirs)
         self.units = dict(units or {})
+        self.active = {}
         self._instance_type = instance_type
         self._rke2_version = rke2_version
         self.asked = []
 
-    def read(self, paths, dirs, topology):
+    def read(self, paths, dirs, topology, units=()):
         self.asked.append(("read", list(paths), list(dirs), topology))
         existing = [path for path in paths if path in self.files or path in self.dirs]
         files = {path: self.files.get(path) for path in paths if path not in self.dirs}
@@ -332,6 +333,8 @@ class FakeNode:
                  "attributes": {path: {"mode": "0644", "owner": "root", "group": "root"} for path in existing}}
         if topology:
             found["topology"] = TOPOLOGY
+        if units:
+            found["units"] = {unit: self.active.get(unit, {"active_state": "active", "sub_state": "running"}) for unit in units}
         return found
 
     def topology(self):
@@ -437,3 +440,29 @@ def test_manager_inputs_digest_follows_the_reset_rule():
     for intent in (dict(INTENT, systemReserved={"memory": "2Gi"}), dict(INTENT, cpuManagerPolicy="static", kubeReserved={"memory": "1Gi", "cpu": "500m"})):
         changed = plan("kubeadm", applied, intent=intent)
         assert changed["restart"] == "reset" and changed["manager_inputs"]["planned"] != first["manager_inputs"]["planned"]
+
+
+def test_a_kubelet_that_does_not_run_is_started_even_when_nothing_else_changes():
+    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}
+    first = plan("kubeadm", files)
+    applied = dict(files)
+    for entry in first["files"]:
+        applied[entry["path"]] = entry.get("text") or yaml.safe_dump(entry["content"])
+    applied["/var/lib/kubelet/memory_manager_state"] = json.dumps(
+        {"policyName": "Static", "machineState": {node: {"memoryMap": {"memory": {"systemReserved": value}}}
+                                                  for node, value in first["expected_state"]["systemReserved"].items()}})
+    merged = dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY)
+    running = plan_host(merged, {"files": applied, "unit_states": {"kubelet.service": {"active_state": "active", "sub_state": "running"}}})
+    assert running["restart"] == "none" and running["unit_state"]["active_state"] == "active"
+    stopped = plan_host(merged, {"files": applied, "unit_states": {"kubelet.service": {"active_state": "failed", "sub_state": "failed"}}})
+    assert stopped["restart"] == "restart" and stopped["warnings"][-1] == "kubelet.service is failed (failed): numa.kubelet starts it"
+    # A reset stays a reset.
+    assert plan_host(merged, {"files": files, "unit_states": {"kubelet.service": {"active_state": "inactive", "sub_state": "dead"}}})["restart"] == "reset"
+
+
+def test_discover_reads_the_units_state_with_the_files():
+    node = FakeNode({"/var/lib/kubelet/config.yaml": KUBEADM_MAIN})
+    node.active["kubelet.service"] = {"active_state": "inactive", "sub_state": "dead"}
+    facts, _attributes = discover(dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_topology=TOPOLOGY), node,
+                                  also_units=["kubelet.service"])
+    assert facts["unit_states"] == {"kubelet.service": {"active_state": "inactive", "sub_state": "dead"}}
