@@ -51,7 +51,7 @@ def host_variables(host_vars, defaults):
             variables[str(name)] = plain_data(host_vars[name])
         except AnsibleError as exc:
             message = to_text(exc.message if hasattr(exc, "message") else exc).strip().splitlines()
-            hint = " (file content that holds {{ or {%% is Jinja to Ansible: mark it !unsafe)" if name == "kubelet_numa_node_files" else ""
+            hint = " (file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)" if name == "kubelet_numa_node_files" else ""
             problems.append("%s: its value cannot be templated: %s%s" % (name, message[0] if message else type(exc).__name__, hint))
     return variables, problems
 

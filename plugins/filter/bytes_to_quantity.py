@@ -38,6 +38,8 @@ import re
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import plain_data
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import type_name
 from ansible_collections.numa.kubelet.plugins.plugin_utils._quantity import canonical_bytes
 
 _INT64 = range(-(2**63), 2**63)
@@ -45,10 +47,11 @@ _INT64 = range(-(2**63), 2**63)
 
 def bytes_to_quantity(value):
     """The canonical binary-SI quantity string for a number of bytes."""
+    value = plain_data(value)
     if isinstance(value, str) and re.match(r"^-?\d+$", value.strip()):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or value not in _INT64:
-        raise AnsibleFilterError("bytes_to_quantity: %r (%s) is not a whole number of bytes within int64" % (value, type(value).__name__))
+        raise AnsibleFilterError("bytes_to_quantity: %r (%s) is not a whole number of bytes within int64" % (value, type_name(value)))
     return canonical_bytes(value)
 
 

@@ -51,14 +51,14 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import al2_kubelet_extra_args
 
 
 def eks_al2_kubelet_extra_args(node_class):
     """KUBELET_EXTRA_ARGS for one AL2 node class."""
     try:
-        return al2_kubelet_extra_args(node_class)
+        return al2_kubelet_extra_args(plain_data(node_class))
     except KubeletConfigError as exc:
         raise AnsibleFilterError("eks_al2_kubelet_extra_args: %s" % "; ".join(exc.problems)) from exc
 

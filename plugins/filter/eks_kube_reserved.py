@@ -58,13 +58,14 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks import EksError, kube_reserved
 
 
 def eks_kube_reserved(instance_type, max_pods=None, vcpus=None):
     """nodeadm's kubeReserved for an instance type (or maxPods) and CPU count."""
     try:
-        return kube_reserved(instance_type, max_pods=max_pods, vcpus=vcpus)
+        return kube_reserved(plain_data(instance_type), max_pods=plain_data(max_pods), vcpus=plain_data(vcpus))
     except EksError as exc:
         raise AnsibleFilterError("eks_kube_reserved: %s" % exc) from exc
 

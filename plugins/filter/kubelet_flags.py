@@ -58,14 +58,14 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._flags import kubelet_flags as render_kubelet_flags
 
 
 def kubelet_flags(kubelet_config):
     """The kubelet flags for a config fragment."""
     try:
-        return render_kubelet_flags(kubelet_config)
+        return render_kubelet_flags(plain_data(kubelet_config))
     except KubeletConfigError as exc:
         raise AnsibleFilterError("kubelet_flags: %s" % exc) from exc
 

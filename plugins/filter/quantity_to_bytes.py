@@ -41,13 +41,13 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, parse_quantity
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, parse_quantity, plain_data
 
 
 def quantity_to_bytes(value):
     """The quantity's Value() in bytes."""
     try:
-        return parse_quantity(value, "quantity_to_bytes").value()
+        return parse_quantity(plain_data(value), "quantity_to_bytes").value()
     except KubeletConfigError as exc:
         raise AnsibleFilterError(str(exc)) from exc
 

@@ -68,14 +68,14 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._split import reserved_memory as compute_reserved_memory
 
 
 def reserved_memory(kubelet_config, numa_nodes, split="even", memory_capacity=None):
     """The reservedMemory list for kubelet_config on these NUMA nodes."""
     try:
-        return compute_reserved_memory(kubelet_config, numa_nodes, split, memory_capacity)
+        return compute_reserved_memory(plain_data(kubelet_config), plain_data(numa_nodes), plain_data(split), plain_data(memory_capacity))
     except KubeletConfigError as exc:
         raise AnsibleFilterError("reserved_memory: %s" % exc) from exc
 

@@ -51,12 +51,13 @@ _value:
 from ansible.errors import AnsibleFilterError
 from ansible.utils.display import Display
 
+from ansible_collections.numa.kubelet.plugins.plugin_utils._config import plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
 
 
 def validate_kubelet_config(kubelet_config, numa_nodes=None, memory_capacity=None):
     """kubelet_config itself when the kubelet would accept it."""
-    report = check_kubelet_config(kubelet_config, numa_nodes, memory_capacity)
+    report = check_kubelet_config(plain_data(kubelet_config), plain_data(numa_nodes), plain_data(memory_capacity))
     for warning in report.warnings:
         Display().warning("validate_kubelet_config: %s" % warning)
     if report.errors:

@@ -125,7 +125,8 @@ def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collectio
         "extra-plan": "plan.json: two of the host's outputs have this path",
         "config-dir-out": "--config-dir=/../../../x in the kubelet flags is not a path numa.kubelet can write to safely",
         "jinja-undefined": "kubelet_numa_config: its value cannot be templated: 'no_such_variable' is undefined",
-        "jinja-syntax": "kubelet_numa_node_files: its value cannot be templated: Syntax error in template",
+        "jinja-syntax": "kubelet_numa_node_files: its value cannot be templated: Syntax error in template: unexpected ':' "
+                        "(file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)",
         "go-comment": "kubelet_numa_node_files: its value cannot be templated",
         "cyrillic": "U+0430 CYRILLIC SMALL LETTER A at position 3",
     }

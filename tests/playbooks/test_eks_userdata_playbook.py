@@ -57,6 +57,24 @@ def test_check_mode_writes_nothing(collections_root, tmp_path):
     assert not output.exists()
 
 
+def test_an_empty_output_dir_is_refused_and_the_working_directory_untouched(collections_root, tmp_path):
+    before = sorted(os.listdir(os.getcwd()))  # ansible-playbook runs here: '' would have been this directory
+    result = eks_userdata(collections_root, tmp_path, "", check=False)
+    assert result.returncode == 2 and 'kubelet_numa_eks_output_dir: "" must be a directory path on the controller, not empty' in result.stdout, result.stdout
+    assert sorted(os.listdir(os.getcwd())) == before
+
+
+def test_a_symlink_in_the_output_dir_is_replaced_not_written_through(collections_root, tmp_path):
+    output = tmp_path / "eks"
+    output.mkdir()
+    outside = tmp_path / "outside"
+    outside.write_text("keep")
+    os.symlink(outside, output / "general-m5.user-data.mime")
+    eks_userdata(collections_root, tmp_path, output)
+    assert outside.read_text() == "keep"
+    assert not os.path.islink(output / "general-m5.user-data.mime")
+
+
 def test_bad_class_writes_nothing_and_names_every_problem(collections_root, tmp_path):
     output = tmp_path / "eks"
     bad = tmp_path / "bad.yml"

@@ -41,7 +41,7 @@ def test_bytes_to_quantity(value, expected):
     ("quantity_to_bytes", ("1GB",), "quantity_to_bytes: invalid quantity '1GB': "),
     ("quantity_to_bytes", (True,), "quantity_to_bytes: True (bool) is not a Kubernetes quantity"),
     ("bytes_to_quantity", (1.5,), "bytes_to_quantity: 1.5 (float) is not a whole number of bytes within int64"),
-    ("bytes_to_quantity", (2**63,), "bytes_to_quantity: 9223372036854775808 (int) is not a whole number of bytes within int64"),
+    ("bytes_to_quantity", (2**63,), "bytes_to_quantity: 9223372036854775808 (integer) is not a whole number of bytes within int64"),
     ("reserved_memory", (P4D, [0, 1], "halves"), "reserved_memory: split: 'halves' is not a strategy"),
     ("kubelet_flags", ({"mergeDefaultEvictionSettings": True},), "kubelet_flags: mergeDefaultEvictionSettings: has no kubelet flag form"),
     ("eks_kube_reserved", ("p9.huge",), "eks_kube_reserved: unknown EC2 instance type 'p9.huge'"),
