@@ -67,16 +67,25 @@ class _Node:
     def unit_file_state(self, unit):
         return (self._module("ansible.builtin.systemd_service", {"name": unit}).get("status") or {}).get("UnitFileState")
 
-    def instance_type(self):
+    def _imds_get(self, path, what, status_code=(200,)):
+        """One IMDSv2 read: a session token first, then the GET with it."""
         url = self._imds_url
         if not url:
-            raise _NodeFailure({"failed": True, "msg": "plan_node: kubelet_numa_imds_url is unset; it is needed to read the instance type"})
+            raise _NodeFailure({"failed": True, "msg": "plan_node: kubelet_numa_imds_url is unset; it is needed to read %s" % what})
         token = self._module("ansible.builtin.uri", {"url": url + "/latest/api/token", "method": "PUT", "return_content": True, "timeout": 5,
                                                      "headers": {"X-aws-ec2-metadata-token-ttl-seconds": "60"}},
                              read_only_without_check_mode=True)["content"]
-        return self._module("ansible.builtin.uri", {"url": url + "/latest/meta-data/instance-type", "return_content": True, "timeout": 5,
+        return self._module("ansible.builtin.uri", {"url": url + path, "return_content": True, "timeout": 5, "status_code": list(status_code),
                                                     "headers": {"X-aws-ec2-metadata-token": token}},
-                            read_only_without_check_mode=True)["content"].strip()
+                            read_only_without_check_mode=True)
+
+    def instance_type(self):
+        return self._imds_get("/latest/meta-data/instance-type", "the instance type")["content"].strip()
+
+    def user_data(self):
+        # IMDS answers 404 when the instance was launched without user data.
+        answer = self._imds_get("/latest/user-data", "the user data", status_code=(200, 404))
+        return answer["content"] if answer.get("status") == 200 else ""
 
 
 class ActionModule(ActionBase):

@@ -12,10 +12,16 @@ description:
   - Plans each node class with the same engine as a node (platform nodeadm for AL2023) and renders what an EKS node
     reads at boot, so nodes that cannot be reached over ssh (Karpenter, launch templates) get the memory manager set up
     with a C(reservedMemory) that matches their reservation exactly.
-  - "AL2023: a MIME multi-part user data with one C(application/node.eks.aws) NodeConfig part, and a Karpenter
-    C(EC2NodeClass) (C(karpenter.k8s.aws/v1)) carrying it in C(spec.userData). Karpenter appends its own NodeConfig
-    after the user data, with C(spec.kubelet)'s kubeReserved, systemReserved and evictionHard, so those win; the
-    reservation is computed on that merged config. An intent field that Karpenter would silently replace is refused."
+  - "AL2023: a MIME multi-part user data with one C(application/node.eks.aws) NodeConfig part, and for a class with
+    C(karpenter) a Karpenter C(EC2NodeClass) (C(karpenter.k8s.aws/v1), Karpenter v1.0 and later) carrying it in
+    C(spec.userData). Karpenter appends its own NodeConfig after the user data, with C(spec.kubelet), so that wins; the
+    reservation is computed on that merged config, and the node's kubeReserved, systemReserved and evictionHard memory
+    are written into C(spec.kubelet) so that Karpenter schedules with the overhead the node reserves. An intent field
+    that Karpenter would silently replace is refused."
+  - "Refused, by class and field, before anything is returned: C(cluster) keys NodeConfig does not have, a
+    C(certificateAuthority) that is not base64 of a PEM, a launch-template class (no C(karpenter)) without a complete
+    cluster unless C(cluster_in_another_part), and an EC2NodeClass spec that Karpenter's CRD refuses (not exactly one
+    of role and instanceProfile, missing or empty selector terms, no amiFamily without an alias)."
   - "AL2 (bootstrap.sh): the C(KUBELET_EXTRA_ARGS) value, with bootstrap.sh's kubeReserved (maxPods formula) and
     evictionHard in the file under it; map flags carry bootstrap.sh's keys too (a kubelet map flag replaces the file's
     map), and C(%) is written C(%%) because bootstrap.sh puts the value in a systemd C(Environment=) line."
@@ -33,7 +39,9 @@ options:
         topologyManagerPolicy, kubeReserved to pin it instead of the formula, systemReserved, evictionHard, ...);
         C(split) (C(even), C(first), C(proportional) or C({numa_id: quantity})); C(karpenter) (AL2023 only:
         C(kubelet), the EC2NodeClass C(spec.kubelet), and C(spec), the rest of the EC2NodeClass spec);
-        C(cluster) (AL2023 only: NodeConfig C(spec.cluster) for launch templates without Karpenter);
+        C(cluster) (AL2023 only: NodeConfig C(spec.cluster), required and complete for launch templates without
+        Karpenter); C(cluster_in_another_part) (AL2023 launch templates only: another user data part, a managed node
+        group's, supplies the cluster);
         C(use_max_pods) (AL2 only, bootstrap.sh C(--use-max-pods), default true)."
     type: list
     elements: dict
@@ -58,7 +66,11 @@ EXAMPLES = r"""
           numa_memory_capacity_bytes: 1099511627776
         intent: {memoryManagerPolicy: Static, topologyManagerPolicy: single-numa-node, kubeReserved: {memory: 8500Mi}}
         karpenter:
-          spec: {role: KarpenterNodeRole, amiSelectorTerms: [{alias: al2023@latest}]}
+          spec:
+            role: KarpenterNodeRole
+            amiSelectorTerms: [{alias: al2023@latest}]
+            subnetSelectorTerms: [{tags: {karpenter.sh/discovery: my-cluster}}]
+            securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: my-cluster}}]
       - name: m5-al2
         ami_family: AL2
         instance_type: m5.large
@@ -82,8 +94,9 @@ _value:
       description:
         - "Per class name: ami_family, max_pods, kubelet_config (the effective KubeletConfiguration the node runs with),
           reserved_memory, reservation (kubeReserved + systemReserved + evictionHard memory as the kubelet sums it),
-          numa_nodes, warnings; AL2023 adds nodeconfig and kubelet_inputs (base config.json and the merged
-          40-nodeadm.conf); AL2 adds flags, kubelet_extra_args, bootstrap_args and base_config."
+          numa_nodes, warnings; AL2023 adds nodeconfig, kubelet_inputs (base config.json and the 40-nodeadm.conf
+          nodeadm builds), launch (V(karpenter) or V(launch template)) and for Karpenter karpenter_kubelet (the
+          C(spec.kubelet) written); AL2 adds flags, kubelet_extra_args, bootstrap_args and base_config."
       type: dict
   sample:
     files:

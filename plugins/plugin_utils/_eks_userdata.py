@@ -8,16 +8,18 @@ writes on a node is rendered here, ahead of time, into what the node reads at bo
 same engine as a node (_plan.plan_host for AL2023, the same _split/_validation calls for AL2), on the kubelet config
 the node will really run with:
 
-AL2023 (nodeadm). nodeadm merges the user data's NodeConfig parts in MIME order, key by key, the last part winning
-(awslabs/amazon-eks-ami nodeadm/doc/examples.md, "Merging multiple configuration objects"), into the drop-in
-config.json.d/40-nodeadm.conf over its base config.json (kubeReserved from the maxPods formula, _eks). Karpenter
-(karpenter.k8s.aws/v1) puts the EC2NodeClass spec.userData parts FIRST and its own generated NodeConfig LAST:
-aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/nodeadm.go at 5b9c60808ca18321363bcefb66e0d257af147011,
-``mime.Archive(append(customEntries, mime.Entry{ContentType: mime.ContentTypeNodeConfig, ...}))``; that NodeConfig's
-kubelet config is spec.kubelet marshalled as JSON (generateInlineKubeletConfiguration), so a kubeReserved,
-systemReserved or evictionHard set there wins over the user data. (Older Karpenter, e.g. at 06dbc6e0, put its own part
-first; this module targets v1.) The plan therefore merges ours, then Karpenter's, exactly as nodeadm merges
-/etc/eks/nodeadm.d files in lexical order (_plan._plan_nodeadm): reservedMemory is computed for what wins.
+AL2023 (nodeadm). nodeadm builds its NodeConfig at boot from the user data's NodeConfig parts in MIME order, then
+/etc/eks/nodeadm.d, key by key, the last part winning (_eks_nodeadm), into the drop-in config.json.d/40-nodeadm.conf
+over its base config.json (kubeReserved from the maxPods formula, _eks). Karpenter v1.0 and later
+(karpenter.k8s.aws/v1) put the EC2NodeClass spec.userData parts FIRST and their own generated NodeConfig LAST
+(aws/karpenter-provider-aws pull 6664, first released in v1.0.0; pkg/providers/amifamily/bootstrap/nodeadm.go,
+``mime.Archive(append(customEntries, mime.Entry{ContentType: mime.ContentTypeNodeConfig, ...}))``); that NodeConfig's
+kubelet config is spec.kubelet, so a kubeReserved, systemReserved or evictionHard set there wins over the user data.
+Before v1.0 Karpenter's part came first: not covered. The plan is the node's: base, our part, Karpenter's part
+(_plan_al2023), and reservedMemory is computed for what wins. Karpenter schedules with spec.kubelet's kubeReserved,
+systemReserved and evictionHard memory, or else its own formula (pkg/providers/instancetype/types.go), so the node's
+values are written there (_karpenter_view): its overhead is then what the node reserves. Launch templates without
+Karpenter get the user data only, with a complete cluster unless another part supplies it.
 
 AL2 (bootstrap.sh, end of life). awslabs/amazon-eks-ami templates/al2/runtime/bootstrap.sh (read at
 9e910f8743d16ac4704092ac54766fc84d375c53) writes into /etc/kubernetes/kubelet/kubelet-config.json
@@ -43,14 +45,14 @@ from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigErro
 from ._effective import effective_kubelet_config, merge_patch
 from ._eks import EksError, kube_reserved, kube_reserved_memory_mebibytes, max_pods as table_max_pods
 from ._flags import kubelet_flags
-from ._plan import NODEADM_EVICTION_HARD, NODECONFIG_API_VERSION, NODECONFIG_KIND, PlanError, _vcpus, plan_host, topology_from
+from ._eks_nodeadm import NODECONFIG_CONTENT_TYPE, cluster_problems
+from ._plan import NODEADM_EVICTION_HARD, PlanError, _vcpus, plan_host, topology_from
 from ._split import SPLIT_STRATEGIES, reserved_memory
 from ._validation import check_kubelet_config
 
 AMI_FAMILIES = ("AL2023", "AL2")
 EC2NODECLASS_API_VERSION = "karpenter.k8s.aws/v1"
 EC2NODECLASS_KIND = "EC2NodeClass"
-NODECONFIG_CONTENT_TYPE = "application/node.eks.aws"
 # Fixed, so the same input gives the same bytes; it cannot occur in the part (a NodeConfig holds no "--==").
 MIME_BOUNDARY = "==NUMA-KUBELET-BOUNDARY=="
 # EC2NodeClass spec.kubelet (karpenter.k8s.aws/v1 KubeletConfiguration): the only fields Karpenter accepts there.
@@ -60,7 +62,15 @@ KARPENTER_KUBELET_FIELDS = ("clusterDNS", "maxPods", "podsPerCore", "systemReser
 # Karpenter's own NodeConfig always carries these (maxPods resolved per instance type, the unregistered taint, the
 # cluster DNS): an intent value would lose to it silently.
 KARPENTER_ALWAYS_SETS = ("maxPods", "clusterDNS", "registerWithTaints")
-_NODE_CLASS_KEYS = ("name", "ami_family", "instance_type", "max_pods", "topology", "intent", "split", "karpenter", "cluster", "use_max_pods")
+_NODE_CLASS_KEYS = ("name", "ami_family", "instance_type", "max_pods", "topology", "intent", "split", "karpenter", "cluster",
+                    "cluster_in_another_part", "use_max_pods")
+# What Karpenter must know of the node's memory reservation to schedule with the same overhead as the node reserves
+# (aws/karpenter-provider-aws pkg/providers/instancetype/types.go: kubeReservedResources, systemReservedResources and
+# evictionThreshold read these three from spec.kubelet, else use their own formula and defaults).
+KARPENTER_RESERVATION = (("kubeReserved", "memory"), ("systemReserved", "memory"), ("evictionHard", "memory.available"))
+# EC2NodeClass (karpenter.k8s.aws/v1) CRD: required spec fields and the selector lists that may not be empty
+# (pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml).
+EC2NODECLASS_REQUIRED_TERMS = ("amiSelectorTerms", "subnetSelectorTerms", "securityGroupSelectorTerms")
 _KARPENTER_KEYS = ("kubelet", "spec")
 _NAME = re.compile(r"^[a-z0-9]([-.a-z0-9]{0,61}[a-z0-9])?$")
 # The fixed nodeadm layout the plan models: our user data part, then Karpenter's, as two NodeConfig sources in order.
@@ -72,7 +82,6 @@ _NODEADM_PATHS = {
     "kubelet_numa_nodeadm_kubelet_environment": "/etc/eks/kubelet/environment",
 }
 _USER_DATA_PART = "10-user-data"
-_KARPENTER_PART = "/etc/eks/nodeadm.d/20-karpenter.yaml"
 
 
 class EksUserDataError(KubeletConfigError):
@@ -180,7 +189,29 @@ def _karpenter(node_class, family, path, problems):
     if family_field not in (None, "AL2023") or any(not str(alias).startswith("al2023@") for alias in aliases):
         problems.append("%s.karpenter.spec: amiFamily %r / amiSelectorTerms aliases %s: the user data is a NodeConfig, read only by "
                         "AL2023 (nodeadm); use amiFamily AL2023 or an al2023@ alias" % (path, family_field, aliases))
+    problems.extend(_ec2nodeclass_spec_problems(spec, path + ".karpenter.spec", aliases))
     return kubelet, spec
+
+
+def _ec2nodeclass_spec_problems(spec, path, aliases):
+    """What the EC2NodeClass CRD (karpenter.k8s.aws/v1) refuses, so a class the API server would refuse is never written."""
+    problems = []
+    if ("role" in spec) == ("instanceProfile" in spec):
+        problems.append("%s: give exactly one of role and instanceProfile (the EC2NodeClass CRD: \"must specify exactly one of ['role', "
+                        "'instanceProfile']\"); it has %s" % (path, "both" if "role" in spec else "neither"))
+    for field in ("role", "instanceProfile"):
+        if field in spec and (not isinstance(spec[field], str) or not spec[field]):
+            problems.append("%s.%s: %r must be a non-empty string" % (path, field, spec[field]))
+    for field in EC2NODECLASS_REQUIRED_TERMS:
+        terms = spec.get(field)
+        if not isinstance(terms, list) or not terms or not all(isinstance(term, dict) and term for term in terms):
+            problems.append("%s.%s: %r must be a non-empty list of selector terms (required by the EC2NodeClass CRD)" % (path, field, terms))
+    if not aliases and "amiFamily" not in spec:
+        problems.append("%s: amiSelectorTerms has no alias, so amiFamily is required (the EC2NodeClass CRD); use amiFamily AL2023 or an "
+                        "al2023@ alias" % path)
+    if aliases and len(spec.get("amiSelectorTerms") or []) != 1:
+        problems.append("%s.amiSelectorTerms: an alias term must be the only term (the EC2NodeClass CRD)" % path)
+    return problems
 
 
 def _conflicts(intent, karpenter_kubelet, path):
@@ -214,16 +245,13 @@ def _percentage_memory(config, path):
 
 
 # ------------------------------------------------------------------------------------------------ AL2023 / Karpenter
-def _plan_al2023(node_class, name, path, pods, karpenter_kubelet, problems):
+def _plan_al2023(node_class, path, pods, user_data_parts, problems):
+    """The node as nodeadm builds it at boot: base config.json, then the user data parts in order (ours is None)."""
     variables = dict(_NODEADM_PATHS, kubelet_numa_platform="nodeadm", kubelet_numa_dropin_name=_USER_DATA_PART,
                      kubelet_numa_config=node_class.get("intent"), kubelet_numa_reserved_memory_split=node_class.get("split", "even"),
                      kubelet_numa_topology=node_class.get("topology"), kubelet_numa_max_pods=pods)
-    files = {}
-    if karpenter_kubelet:
-        files[_KARPENTER_PART] = yaml_text({"apiVersion": NODECONFIG_API_VERSION, "kind": NODECONFIG_KIND,
-                                            "spec": {"kubelet": {"config": karpenter_kubelet}}})
     try:
-        plan = plan_host(variables, {"files": files})
+        plan = plan_host(variables, {"files": {}, "nodeadm_user_data_parts": user_data_parts})
     except KubeletConfigError as exc:
         problems.extend("%s: %s" % (path, problem) for problem in exc.problems)
         return None
@@ -231,11 +259,25 @@ def _plan_al2023(node_class, name, path, pods, karpenter_kubelet, problems):
     if percentage:
         problems.extend(percentage)
         return None
+    return plan
+
+
+def _karpenter_view(karpenter_kubelet, effective):
+    """spec.kubelet with the node's kubeReserved, systemReserved and evictionHard memory, so that Karpenter's scheduling
+    overhead is what the node reserves; Karpenter's NodeConfig is merged last, so the node keeps these values."""
+    view = copy.deepcopy(karpenter_kubelet)
+    for field, key in KARPENTER_RESERVATION:
+        value = (effective.get(field) or {}).get(key)
+        if value is not None:
+            view[field] = dict(view.get(field) or {}, **{key: value})
+    return view
+
+
+def _nodeconfig_with_cluster(plan, cluster):
     nodeconfig = copy.deepcopy(plan["files"][0]["content"])
-    cluster = node_class.get("cluster")
     if cluster:
         nodeconfig["spec"] = dict({"cluster": cluster}, **nodeconfig["spec"])
-    return {"plan": plan, "nodeconfig": nodeconfig, "name": name}
+    return nodeconfig
 
 
 def _ec2nodeclass(name, spec, karpenter_kubelet, user_data, header):
@@ -307,7 +349,67 @@ def _plan_al2(node_class, path, pods, problems):
             "base_config": base, "warnings": report.warnings, "numa_nodes": [node["id"] for node in nodes]}
 
 
+def _render_al2023(node_class, name, path, pods, karpenter_kubelet, spec, header, problems):
+    """Files and details of one AL2023 class: user data, and for Karpenter the EC2NodeClass with its view of the node."""
+    is_karpenter = "karpenter" in node_class
+    if is_karpenter:
+        conflicts = _conflicts(node_class["intent"], karpenter_kubelet, path)
+        if conflicts:
+            problems.extend(conflicts)
+            return None
+        plan = _plan_al2023(node_class, path, pods, [None, karpenter_kubelet], problems)
+        if plan is None:
+            return None
+        # Karpenter v1 appends its own NodeConfig, spec.kubelet, after the user data: plan again with what we put there.
+        karpenter_kubelet = _karpenter_view(karpenter_kubelet, plan["kubelet_config"])
+        planned = plan
+        plan = _plan_al2023(node_class, path, pods, [None, karpenter_kubelet], problems)
+        if plan is None:
+            return None
+        if plan["kubelet_config"] != planned["kubelet_config"]:
+            problems.append("%s: carrying the reservation into spec.kubelet changes the node's kubelet config; refused rather than let "
+                            "Karpenter schedule with another overhead than the node reserves" % path)
+            return None
+    else:
+        plan = _plan_al2023(node_class, path, pods, [None], problems)
+        if plan is None:
+            return None
+    nodeconfig = _nodeconfig_with_cluster(plan, node_class.get("cluster"))
+    user_data = mime_user_data(nodeconfig, header)
+    files = {"%s.user-data.mime" % name: user_data}
+    if is_karpenter:
+        files["%s.ec2nodeclass.yaml" % name] = _ec2nodeclass(name, spec, karpenter_kubelet, user_data, header)
+    details = {"nodeconfig": nodeconfig, "kubelet_config": plan["kubelet_config"], "kubelet_inputs": plan["kubelet_inputs"],
+               "reserved_memory": plan["reserved_memory"], "numa_nodes": plan["numa_nodes"], "warnings": plan["warnings"],
+               "reservation": str(memory_reservation(plan["kubelet_config"]).total),
+               "launch": "karpenter" if is_karpenter else "launch template"}
+    if is_karpenter:
+        details["karpenter_kubelet"] = karpenter_kubelet
+    return {"files": files, "details": details}
+
+
 # ------------------------------------------------------------------------------------------------ the entry point
+def _cluster_ok(node_class, path, problems):
+    """spec.cluster as nodeadm will read it; complete where no other part can supply it (a launch template without
+    Karpenter, unless the class says another part does)."""
+    cluster, elsewhere = node_class.get("cluster"), node_class.get("cluster_in_another_part", False)
+    before = len(problems)
+    if not isinstance(elsewhere, bool):
+        problems.append("%s.cluster_in_another_part: %r must be true or false" % (path, elsewhere))
+    elif elsewhere and "karpenter" in node_class:
+        problems.append("%s.cluster_in_another_part: only for a launch template without Karpenter; Karpenter's own NodeConfig always "
+                        "carries the cluster" % path)
+    complete = "karpenter" not in node_class and not elsewhere
+    if cluster is None and complete:
+        problems.append("%s.cluster: required for a launch template without Karpenter: nothing else gives nodeadm the cluster, and it "
+                        "refuses to start without name, apiServerEndpoint, certificateAuthority and cidr; give them, set karpenter for a "
+                        "Karpenter class, or set cluster_in_another_part: true if another user data part (a managed node group's) "
+                        "supplies them" % path)
+    elif cluster is not None:
+        problems.extend(cluster_problems(cluster, path + ".cluster", complete=complete))
+    return len(problems) == before
+
+
 def _check_class(node_class, index, names, problems):
     path = "node_classes[%d]" % index
     if not isinstance(node_class, dict):
@@ -346,9 +448,9 @@ def _check_class(node_class, index, names, problems):
     if not isinstance(split, dict) and split not in SPLIT_STRATEGIES:
         problems.append("%s: split %r is not one of %s or a mapping {numa_id: quantity}" % (path, split, ", ".join(SPLIT_STRATEGIES)))
         return None
-    if family == "AL2023" and _mapping(node_class.get("cluster"), path + ".cluster", problems) is None:
+    if family == "AL2023" and not _cluster_ok(node_class, path, problems):
         return None
-    if family == "AL2" and node_class.get("cluster") is not None:
+    if family == "AL2" and (node_class.get("cluster") is not None or "cluster_in_another_part" in node_class):
         problems.append("%s.cluster: only for ami_family AL2023 (the NodeConfig's spec.cluster); bootstrap.sh takes the cluster as arguments"
                         % path)
         return None
@@ -384,22 +486,10 @@ def render_node_classes(node_classes, header=None):
                 files["%s.kubelet-extra-args.sh" % name] = "%sKUBELET_EXTRA_ARGS=%s\n" % (_comment(header), shlex.quote(result["kubelet_extra_args"]))
                 classes[name] = dict(result, ami_family=family, max_pods=pods)
             continue
-        # Every AL2023 class gets an EC2NodeClass, so Karpenter's NodeConfig always follows the user data.
-        conflicts = _conflicts(node_class["intent"], karpenter_kubelet, path)
-        if conflicts:
-            problems.extend(conflicts)
-            continue
-        result = _plan_al2023(node_class, name, path, pods, karpenter_kubelet, problems)
-        if result is None:
-            continue
-        user_data = mime_user_data(result["nodeconfig"], header)
-        files["%s.user-data.mime" % name] = user_data
-        files["%s.ec2nodeclass.yaml" % name] = _ec2nodeclass(name, spec, karpenter_kubelet, user_data, header)
-        plan = result["plan"]
-        classes[name] = {"ami_family": family, "max_pods": pods, "nodeconfig": result["nodeconfig"], "kubelet_config": plan["kubelet_config"],
-                         "kubelet_inputs": plan["kubelet_inputs"], "reserved_memory": plan["reserved_memory"],
-                         "numa_nodes": plan["numa_nodes"], "warnings": plan["warnings"],
-                         "reservation": str(memory_reservation(plan["kubelet_config"]).total)}
+        result = _render_al2023(node_class, name, path, pods, karpenter_kubelet, spec, header, problems)
+        if result is not None:
+            files.update(result["files"])
+            classes[name] = dict(result["details"], ami_family=family, max_pods=pods)
     if problems:
         raise EksUserDataError(problems)
     for details in classes.values():

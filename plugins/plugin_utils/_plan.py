@@ -14,8 +14,9 @@ platform rule lives here (docs/kubelet-facts.md section 4):
   00-rke2-defaults.conf there and leaves other files alone, so ours is a 50- drop-in. Before 1.32 RKE2 passes its
   defaults as flags and ours go as `kubelet-arg+` items in config.yaml.d. User `kubelet-arg` items are flags and
   override every file. With lablabs.rke2 (which writes only config.yaml) the items are handed over instead.
-- nodeadm (EKS AL2023) merges /etc/eks/nodeadm.d NodeConfigs over the user data into the drop-in
-  config.json.d/40-nodeadm.conf over its base config.json, whose kubeReserved comes from its maxPods formula.
+- nodeadm (EKS AL2023) rebuilds the drop-in config.json.d/40-nodeadm.conf at every boot (and nodeadm-run) from the
+  user data, then the /etc/eks/nodeadm.d files (_eks_nodeadm); it goes over its base config.json, whose kubeReserved
+  comes from its maxPods formula. Ours is a nodeadm.d file, so the plan is that rebuild, never the old drop-in.
 
 The reservation is always computed on the effective config the kubelet will run with (_effective), never on
 the user's fragment alone.
@@ -35,7 +36,8 @@ from ..module_utils.kubelet_checkpoint import checkpoint_problems
 from ._allocatable import memory_reservation
 from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, lookalike_hint, reserved_resource_list
 from ._eks import EksError, kube_reserved
-from ._effective import effective_kubelet_config, merge_patch, parse_kubelet_flags
+from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
+from ._effective import effective_kubelet_config, parse_kubelet_flags
 from ._flags import kubelet_flags
 from ._kubelet_fields import as_kubelet_decodes, field_type_problems, type_name
 from ._quantity import Quantity
@@ -44,8 +46,6 @@ from ._validation import check_kubelet_config
 
 PLATFORMS = ("kubeadm", "rke2", "nodeadm")
 RKE2_ROLES = ("server", "agent")
-NODECONFIG_API_VERSION = "node.eks.aws/v1alpha1"
-NODECONFIG_KIND = "NodeConfig"
 # The oldest RKE2 minor that writes its kubelet defaults as a drop-in (k3s PR #10433; docs/kubelet-facts.md section 4).
 RKE2_DROPIN_MINOR = 32
 # RKE2 < 1.32 passes these as kubelet flags; >= 1.32 writes them to 00-rke2-defaults.conf.
@@ -276,6 +276,8 @@ def paths_to_read(variables, platform, files=None):
                    _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems)]
         dirs += [_absolute_path(variables, "kubelet_numa_nodeadm_config_dir", problems),
                  _absolute_path(variables, "kubelet_numa_nodeadm_kubelet_dropin_dir", problems)]
+        if variables.get("kubelet_numa_nodeadm_user_data_path"):
+            wanted.append(_absolute_path(variables, "kubelet_numa_nodeadm_user_data_path", problems))
     if root_dir:
         wanted += [root_dir + "/memory_manager_state", root_dir + "/cpu_manager_state"]
     if problems:
@@ -1028,25 +1030,70 @@ def _nodeconfig(settings):
     return {"apiVersion": NODECONFIG_API_VERSION, "kind": NODECONFIG_KIND, "spec": {"kubelet": {"config": settings}}}
 
 
-def _nodeconfig_kubelet(path, text, problems):
-    documents = []
+def _nodeadm_file_kubelet(path, text, problems):
     try:
-        documents = [document for document in yaml.safe_load_all(text or "") if document]
-    except yaml.YAMLError as exc:
-        problems.append("%s: not valid YAML: %s" % (path, str(exc).replace("\n", " ")))
-    merged = {}
-    for document in documents:
-        if not isinstance(document, dict) or document.get("kind") != NODECONFIG_KIND:
-            continue
-        spec = document.get("spec") or {}
-        kubelet = spec.get("kubelet") or {} if isinstance(spec, dict) else None
-        config = kubelet.get("config") or {} if isinstance(kubelet, dict) else None
-        if not isinstance(config, dict):
-            problems.append("%s: spec.kubelet.config of a NodeConfig must be a mapping (spec and spec.kubelet too)" % path)
-            continue
+        configs = [kubelet_config(document) for document in file_nodeconfigs(path, text)]
+    except KubeletConfigError as exc:
+        problems.extend("%s; nodeadm would fail on it and leave the kubelet unconfigured" % problem for problem in exc.problems)
+        return {}
+    for config in configs:
         problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % path))
-        merged = merge_patch(merged, config)
-    return merged
+    return merge_kubelet_configs(configs)
+
+
+def _not_set_by(config, sources):
+    """The part of a merged kubelet config that `sources` (merged last) does not set, leaf by leaf."""
+    rest = {}
+    for key, value in config.items():
+        if key not in sources:
+            rest[key] = value
+        elif isinstance(value, dict) and isinstance(sources[key], dict):
+            inner = _not_set_by(value, sources[key])
+            if inner:
+                rest[key] = inner
+    return rest
+
+
+def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, problems):
+    """(user data kubelet configs in merge order, None standing for ours; what the plan assumed, or None when exact)."""
+    if "nodeadm_user_data_parts" in facts:
+        return list(facts["nodeadm_user_data_parts"]), None
+    text, path = variables.get("kubelet_numa_nodeadm_user_data") or "", variables.get("kubelet_numa_nodeadm_user_data_path") or ""
+    if text and path:
+        problems.append("kubelet_numa_nodeadm_user_data and kubelet_numa_nodeadm_user_data_path are both set; give the user data once")
+        return [], None
+    if path:
+        if files.get(path) is None:
+            problems.append("kubelet_numa_nodeadm_user_data_path: %s does not exist on the node (or is not readable)" % path)
+            return [], None
+        text, origin = files[path], path
+    elif not text and facts.get("nodeadm_user_data") is not None:
+        text, origin = facts["nodeadm_user_data"], "the instance's user data (IMDS)"
+        if not text:
+            return [], None  # the instance has no user data: nodeadm reads none
+    else:
+        origin = "kubelet_numa_nodeadm_user_data"
+    if text:
+        if not isinstance(text, str):
+            problems.append("kubelet_numa_nodeadm_user_data: %r must be the user data's text (MIME multi-part, NodeConfig YAML or base64)"
+                            % (text,))
+            return [], None
+        try:
+            configs = [kubelet_config(document) for document in user_data_nodeconfigs(text, origin)]
+        except KubeletConfigError as exc:
+            problems.extend("%s; at boot nodeadm cannot use this user data" % problem for problem in exc.problems)
+            return [], None
+        for config in configs:
+            problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % origin))
+        return configs, None
+    # Not given: what the drop-in holds beyond the nodeadm.d files can only have come from the user data.
+    inferred = _not_set_by({key: value for key, value in current_dropin.items() if key not in ("apiVersion", "kind")}, nodeadm_d_now)
+    assumption = ("the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
+                  "kubelet_numa_nodeadm_user_data_from_imds), so the "
+                  "plan assumes its kubelet settings are those of the current %s that no /etc/eks/nodeadm.d file sets: %s; a user data "
+                  "value that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"
+                  % (NODEADM_DROPIN, ", ".join(sorted(inferred)) or "none"))
+    return [inferred] if inferred else [], assumption
 
 
 def _plan_nodeadm(variables, facts, files, intent, dropin_name, nodes, problems):
@@ -1062,25 +1109,32 @@ def _plan_nodeadm(variables, facts, files, intent, dropin_name, nodes, problems)
     if problems:
         return {}
     flags = [word for word in env_words(files.get(environment)) if not word.startswith(("--config=", "--config-dir="))]
-    current_dropin = _load_kubelet_config(dropin_dir + "/" + NODEADM_DROPIN, files.get(dropin_dir + "/" + NODEADM_DROPIN), problems) or {}
-    sources = [path for path in _dir_files(files, source_dir, (".yaml", ".yml", ".json")) if path != ours_path]
-
-    def merged_sources(settings):
-        merged = {}
-        for path in sorted(sources + ([ours_path] if settings is not None else [])):
-            config = settings if path == ours_path else _nodeconfig_kubelet(path, files[path], problems)
-            merged = merge_patch(merged, config)
-        return merged
-
     dropin_path = dropin_dir + "/" + NODEADM_DROPIN
+    current_dropin = _load_kubelet_config(dropin_path, files.get(dropin_path), problems) or {}
+    # nodeadm.d as it is now (ours included as last written), and as it will be (ours in its lexical place).
+    on_disk = {path: _nodeadm_file_kubelet(path, files[path], problems) for path in config_files(files, source_dir)}
+    user_data, assumption = _nodeadm_user_data(variables, facts, files, current_dropin, merge_kubelet_configs(on_disk.values()), problems)
+    if problems:
+        return {}
+    ours_in_user_data = None in user_data
+    nodeadm_d = sorted(set(on_disk) - {ours_path} | ({ours_path} if not ours_in_user_data else set()),
+                       key=lambda path: posixpath.basename(path).encode("utf-8"))
+    sources = [(None if config is None else "user data", config) for config in user_data]
+    sources += [(None if path == ours_path else path, None if path == ours_path else on_disk[path]) for path in nodeadm_d]
+    ours_at = next(index for index, (label, _config) in enumerate(sources) if label is None)
+    if not ours_in_user_data:
+        for path, config in sources[ours_at + 1:]:
+            for name in sorted(set(config) & set(intent) | ({"reservedMemory"} & set(config))):
+                problems.append("%s sets %s, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
+                                "order); move it into kubelet_numa_config or remove it" % (path, name))
 
     def layers_for(settings):
-        # nodeadm.d overrides user data key by key; what the last run merged from user data stays in the drop-in.
-        dropin = merge_patch(current_dropin, merged_sources(settings))
+        # 40-nodeadm.conf as nodeadm rebuilds it at the next boot or nodeadm-run: the sources only, in order.
+        dropin = merge_kubelet_configs(settings if label is None else config for label, config in sources)
         return _Layers(base_path, base, [(dropin_path, dict(dropin, apiVersion=API_VERSION, kind=KIND))], flags, ours=("dropin", 0))
 
     before_dropins = [(dropin_path, current_dropin)] if current_dropin else []
-    warnings = []
+    warnings = [assumption] if assumption else []
     instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
     if files.get(base_path) is not None and instance_type and not variables.get("kubelet_numa_max_pods"):
         expected = _nodeadm_base(variables, facts, nodes, [])
@@ -1091,7 +1145,8 @@ def _plan_nodeadm(variables, facts, files, intent, dropin_name, nodes, problems)
     return {"unit": "kubelet.service", "apply_unit": variables.get("kubelet_numa_nodeadm_apply_service") or "nodeadm-run.service",
             "files": [{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
             "directories": [source_dir], "before": _Layers(base_path, base, before_dropins, flags), "layers_for": layers_for,
-            "warnings": warnings}
+            "warnings": warnings,
+            "nodeadm": {"user_data": "assumed" if assumption else "given", "sources": [label or "numa.kubelet" for label, _c in sources]}}
 
 
 def reads(variables, existing=None, files=None):
@@ -1114,7 +1169,8 @@ def discover(variables, node, also_read=(), also_units=(), lablabs=None):
 
     node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
     "topology" when asked), topology() like numa.kubelet.numa_facts, rke2_version() (`rke2 --version`),
-    unit_file_state(unit) (systemd's UnitFileState, None when unknown) and instance_type() (IMDSv2). Nothing is read
+    unit_file_state(unit) (systemd's UnitFileState, None when unknown), instance_type() and user_data() (IMDSv2; the
+    user data is "" when the instance has none). Nothing is read
     that a variable already gives: kubelet_numa_node_files replaces every file read, kubelet_numa_topology the
     topology, kubelet_numa_platform the detection, and so on. also_read paths are read with the files (what the caller
     writes besides the plan's files); also_units are systemd units whose state is read with them (facts["unit_states"]).
@@ -1163,10 +1219,15 @@ def discover(variables, node, also_read=(), also_units=(), lablabs=None):
             # The service the RKE2 installer enabled on this node; a server also runs an agent's kubelet.
             facts["rke2_role"] = lablabs_role(lablabs) or next(
                 (role for role in RKE2_ROLES if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), "")
-    elif (platform == "nodeadm" and not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
-          and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
-        # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
-        facts["instance_type"] = node.instance_type()
+    elif platform == "nodeadm":
+        if (not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
+                and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
+            # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
+            facts["instance_type"] = node.instance_type()
+        if (variables.get("kubelet_numa_nodeadm_user_data_from_imds") and not variables.get("kubelet_numa_nodeadm_user_data")
+                and not variables.get("kubelet_numa_nodeadm_user_data_path")):
+            # What nodeadm itself reads at boot (its user data provider asks IMDS): the plan is then exact.
+            facts["nodeadm_user_data"] = node.user_data()
     return facts, attributes
 
 

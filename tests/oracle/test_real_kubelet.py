@@ -533,11 +533,14 @@ def _eks_topology(spec, cpus_per_node):
 
 
 # A few node classes of numa.kubelet.eks_userdata: {id: (NUMA spec, node class without name/topology)}.
+KARPENTER_SPEC = {"role": "KarpenterNodeRole", "amiSelectorTerms": [{"alias": "al2023@latest"}], "subnetSelectorTerms": [{"id": "subnet-1"}],
+                  "securityGroupSelectorTerms": [{"id": "sg-1"}]}
 EKS_CLASSES = {
-    "al2023-m5-formula": ("2x16Gi", {"instance_type": "m5.large", "intent": STATIC}),
+    # A managed node group's launch template: its own part brings the cluster.
+    "al2023-m5-formula": ("2x16Gi", {"instance_type": "m5.large", "intent": STATIC, "cluster_in_another_part": True}),
     # Karpenter's spec.kubelet wins over the user data: reserve for 1Gi + 512Mi + 300Mi, not for
     # nodeadm's formula (m5.4xlarge: maxPods 234, 2829Mi + 100Mi).
-    "al2023-karpenter-wins": ("2x16Gi", {"instance_type": "m5.4xlarge", "intent": STATIC, "karpenter": {"kubelet": {
+    "al2023-karpenter-wins": ("2x16Gi", {"instance_type": "m5.4xlarge", "intent": STATIC, "karpenter": {"spec": KARPENTER_SPEC, "kubelet": {
         "kubeReserved": {"cpu": "200m", "memory": "1Gi"},
         "systemReserved": {"memory": "512Mi"},
         "evictionHard": {"memory.available": "300Mi"}}}}),
@@ -550,8 +553,8 @@ def eks_inputs(case):
     """kubelet-check's inputs as the node would have them, rebuilt from the rendered files, not from the plan.
 
     AL2023: nodeadm's base config.json, then the drop-in it writes: the user data's NodeConfig part merged with
-    Karpenter's spec.kubelet last. AL2: bootstrap.sh's kubelet-config.json, then KUBELET_EXTRA_ARGS as systemd
-    hands it over ('%%' resolved to '%', split on whitespace).
+    the EC2NodeClass's spec.kubelet (Karpenter's part) last. AL2: bootstrap.sh's kubelet-config.json, then
+    KUBELET_EXTRA_ARGS as systemd hands it over ('%%' resolved to '%', split on whitespace).
     """
     spec, node_class = EKS_CLASSES[case]
     rendered = render_node_classes([dict(copy.deepcopy(node_class), name=case, topology=_eks_topology(spec, 2))])
@@ -560,7 +563,8 @@ def eks_inputs(case):
         words = details["kubelet_extra_args"].replace("%%", "%").split()
         return KubeletInputs(spec, _yaml(details["base_config"]), [], words), details
     part = nodeconfig_parts(rendered["files"]["%s.user-data.mime" % case])[0]["spec"]["kubelet"]["config"]
-    dropin = merge_patch(part, (node_class.get("karpenter") or {}).get("kubelet") or {})
+    ec2nodeclass = rendered["files"].get("%s.ec2nodeclass.yaml" % case)
+    dropin = merge_patch(part, yaml.safe_load(ec2nodeclass)["spec"]["kubelet"] if ec2nodeclass else {})
     return KubeletInputs(spec, _yaml(details["kubelet_inputs"]["config"]["content"]), [("40-nodeadm.conf", _yaml(dict(API, **dropin)))]), details
 
 

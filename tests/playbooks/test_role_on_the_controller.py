@@ -28,6 +28,7 @@ class _Imds(http.server.BaseHTTPRequestHandler):
     """IMDSv2 stand-in: a token from PUT /latest/api/token, then metadata only with that token."""
 
     seen = []
+    user_data = ""
 
     def do_PUT(self):  # noqa: N802 (http.server's naming)
         self.seen.append(("PUT", self.path, self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")))
@@ -39,6 +40,8 @@ class _Imds(http.server.BaseHTTPRequestHandler):
             self._answer(401, "")
         elif self.path == "/latest/meta-data/instance-type":
             self._answer(200, "p4d.24xlarge")
+        elif self.path == "/latest/user-data" and self.user_data:
+            self._answer(200, self.user_data)
         else:
             self._answer(404, "")
 
@@ -59,6 +62,7 @@ def imds():
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     _Imds.seen = []
+    _Imds.user_data = ""
     yield "http://127.0.0.1:%d" % server.server_address[1]
     server.shutdown()
 
@@ -86,16 +90,20 @@ def run_check(collections_path, tmp_path, playbook):
                            "--check", "--diff", str(playbook)], env=env, capture_output=True, text=True, check=False, timeout=300)
 
 
-def test_nodeadm_reads_the_instance_type_from_imdsv2(collections_root, tmp_path, imds):
-    plan_file = tmp_path / "plan.json"
-    # No nodeadm base config on this machine, so kubeReserved comes from nodeadm's formula for the instance type.
-    role_vars = {"kubelet_numa_platform": "nodeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_imds_url": imds,
+def nodeadm_role_vars(tmp_path, imds, **extra):
+    """A nodeadm node laid out under tmp_path, with no nodeadm base config: kubeReserved comes from nodeadm's formula."""
+    return dict({"kubelet_numa_platform": "nodeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_imds_url": imds,
                  "kubelet_numa_nodeadm_kubelet_config": str(tmp_path / "no-such-config.json"),
                  "kubelet_numa_nodeadm_config_dir": str(tmp_path / "nodeadm.d"),
                  "kubelet_numa_nodeadm_kubelet_dropin_dir": str(tmp_path / "config.json.d"),
                  "kubelet_numa_nodeadm_kubelet_environment": str(tmp_path / "environment"),
                  "kubelet_numa_kubelet_root_dir": str(tmp_path / "kubelet"),
-                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}}
+                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}}, **extra)
+
+
+def test_nodeadm_reads_the_instance_type_from_imdsv2(collections_root, tmp_path, imds):
+    plan_file = tmp_path / "plan.json"
+    role_vars = nodeadm_role_vars(tmp_path, imds)
     result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
     assert result.returncode == 0, result.stdout + result.stderr
     plan = json.loads(plan_file.read_text())
@@ -107,6 +115,22 @@ def test_nodeadm_reads_the_instance_type_from_imdsv2(collections_root, tmp_path,
     # Check mode with --diff shows the NodeConfig that would be written, and writes nothing.
     assert "+    kubelet:" in result.stdout or "+  kubelet:" in result.stdout
     assert not (tmp_path / "nodeadm.d").exists()
+
+
+def test_nodeadm_reads_the_user_data_from_imdsv2(collections_root, tmp_path, imds):
+    # The instance's user data pins kubeReserved at 8Gi: the plan is what nodeadm builds from it, with no warning.
+    _Imds.user_data = ("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: application/node.eks.aws\n\n"
+                       "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      kubeReserved:\n"
+                       "        memory: 8Gi\n--//--\n")
+    plan_file = tmp_path / "plan.json"
+    role_vars = nodeadm_role_vars(tmp_path, imds, kubelet_numa_nodeadm_user_data_from_imds=True, kubelet_numa_instance_type="p4d.24xlarge")
+    result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
+    assert result.returncode == 0, result.stdout + result.stderr
+    plan = json.loads(plan_file.read_text())
+    # 8Gi + 100Mi = 8292Mi = 4146Mi x 2.
+    assert [item["limits"]["memory"] for item in plan["reserved_memory"]] == ["4146Mi", "4146Mi"]
+    assert plan["nodeadm"]["user_data"] == "given" and "[WARNING]: the node's user data" not in result.stdout
+    assert ("GET", "/latest/user-data", "token-123") in _Imds.seen
 
 
 def test_an_undetectable_platform_fails_the_host_in_planning(collections_root, tmp_path):

@@ -14,12 +14,15 @@ from ansible_collections.numa.kubelet.plugins.filter.eks_userdata import FilterM
 
 M5 = {"name": "m5", "instance_type": "m5.large", "intent": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
       "topology": {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0, 1]}], "numa_memory_capacity_bytes": 8 << 30}}
+KARPENTER = {"spec": {"role": "KarpenterNodeRole", "amiSelectorTerms": [{"alias": "al2023@latest"}], "subnetSelectorTerms": [{"id": "subnet-1"}],
+                      "securityGroupSelectorTerms": [{"id": "sg-1"}]}}
+M5_KARPENTER = dict(M5, karpenter=KARPENTER)
 eks_userdata = UserDataFilters().filters()["eks_userdata"]
 eks_al2_kubelet_extra_args = Al2Filters().filters()["eks_al2_kubelet_extra_args"]
 
 
 def test_eks_userdata_files_and_header():
-    result = eks_userdata([M5], header="Ansible managed")
+    result = eks_userdata([M5_KARPENTER], header="Ansible managed")
     assert sorted(result["files"]) == ["m5.ec2nodeclass.yaml", "m5.user-data.mime"]
     assert result["files"]["m5.ec2nodeclass.yaml"].startswith("# Ansible managed\napiVersion: karpenter.k8s.aws/v1\n")
     assert result["classes"]["m5"]["reservation"] == "674Mi"
@@ -30,9 +33,10 @@ def test_eks_al2_kubelet_extra_args():
 
 
 @pytest.mark.parametrize("name, call, message", [
-    ("eks_userdata", lambda: eks_userdata([dict(M5, instance_type="m9.huge")]),
+    ("eks_userdata", lambda: eks_userdata([dict(M5_KARPENTER, instance_type="m9.huge")]),
      "eks_userdata: node_classes[0] (m5): unknown EC2 instance type 'm9.huge'"),
-    ("eks_userdata", lambda: eks_userdata([M5, dict(M5, split="halves")]), "eks_userdata: node_classes[1] (m5): name 'm5' is used by another"),
+    ("eks_userdata", lambda: eks_userdata([M5_KARPENTER, dict(M5_KARPENTER, split="halves")]),
+     "eks_userdata: node_classes[1] (m5): name 'm5' is used by another"),
     ("eks_al2_kubelet_extra_args", lambda: eks_al2_kubelet_extra_args(dict(M5, instance_type=None, max_pods=-3)),
      "eks_al2_kubelet_extra_args: node_classes[0] (m5): max_pods must be a positive integer"),
     ("eks_al2_kubelet_extra_args", lambda: eks_al2_kubelet_extra_args("m5"), "eks_al2_kubelet_extra_args: node class: 'm5' must be a mapping"),

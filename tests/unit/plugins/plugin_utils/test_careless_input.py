@@ -102,7 +102,7 @@ CASES = {
     "a tagged string of the wrong type": (intent(healthzPort=_AnsibleTaggedStr("10248")), None, "'10248' (string) is not an int32 integer"),
     "a NodeConfig whose spec is a list": (variables(kubelet_numa_platform="nodeadm", kubelet_numa_instance_type="m5.large",
                                                     kubelet_numa_config={"memoryManagerPolicy": "Static"}),
-                                          {"/etc/eks/nodeadm.d/10.yaml": "kind: NodeConfig\nspec: [1]"},
+                                          {"/etc/eks/nodeadm.d/10.yaml": "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: [1]"},
                                           "spec.kubelet.config of a NodeConfig must be a mapping"),
     "a duration that is no Go duration": (intent(syncFrequency="1 minute"), None, 'time: unknown unit " minute" in duration "1 minute"'),
 }

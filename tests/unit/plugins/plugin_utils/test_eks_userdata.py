@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import shlex
 
@@ -25,10 +26,28 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import ch
 TWO_NODES = {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0, 1]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [2, 3]}],
              "numa_memory_capacity_bytes": 16 << 30}
 STATIC = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}
+# base64 of a PEM certificate, as nodeadm wants certificateAuthority (the body is not a real certificate: nothing here dials).
+CA = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nTUlJQm51bWEta3ViZWxldA==\n-----END CERTIFICATE-----\n").decode()
+CLUSTER = {"name": "my-cluster", "apiServerEndpoint": "https://example.com", "certificateAuthority": CA, "cidr": "10.100.0.0/16"}
+KARPENTER_SPEC = {"role": "KarpenterNodeRole", "amiSelectorTerms": [{"alias": "al2023@latest"}],
+                  "subnetSelectorTerms": [{"tags": {"karpenter.sh/discovery": "my-cluster"}}],
+                  "securityGroupSelectorTerms": [{"tags": {"karpenter.sh/discovery": "my-cluster"}}]}
 
 
 def node_class(**overrides):
-    return dict({"name": "m5", "instance_type": "m5.large", "topology": copy.deepcopy(TWO_NODES), "intent": dict(STATIC)}, **overrides)
+    """A launch-template class (its user data carries the whole cluster); AL2 takes the cluster as bootstrap.sh arguments."""
+    base = {"name": "m5", "instance_type": "m5.large", "topology": copy.deepcopy(TWO_NODES), "intent": dict(STATIC)}
+    if overrides.get("ami_family") != "AL2":
+        base["cluster"] = dict(CLUSTER)
+    return dict(base, **overrides)
+
+
+def karpenter_class(kubelet=None, spec=None, **overrides):
+    """A Karpenter class: Karpenter's own NodeConfig supplies the cluster."""
+    karpenter = {"spec": copy.deepcopy(KARPENTER_SPEC) if spec is None else spec}
+    if kubelet is not None:
+        karpenter["kubelet"] = kubelet
+    return {key: value for key, value in dict(node_class(karpenter=karpenter), **overrides).items() if key != "cluster"}
 
 
 def problems_of(classes):
@@ -73,13 +92,23 @@ spec:
   role: KarpenterNodeRole
   amiSelectorTerms:
   - alias: al2023@latest
+  subnetSelectorTerms:
+  - tags:
+      karpenter.sh/discovery: my-cluster
+  securityGroupSelectorTerms:
+  - tags:
+      karpenter.sh/discovery: my-cluster
+  kubelet:
+    kubeReserved:
+      memory: 574Mi
+    evictionHard:
+      memory.available: 100Mi
   userData: |
 """ + "".join("    %s\n" % line if line else "\n" for line in M5_USER_DATA.splitlines())
 
 
 def test_exact_bytes_of_a_class():
-    rendered = render_node_classes([node_class(karpenter={"spec": {"role": "KarpenterNodeRole", "amiSelectorTerms": [{"alias": "al2023@latest"}]}})],
-                                   header="Ansible managed")
+    rendered = render_node_classes([karpenter_class()], header="Ansible managed")
     assert rendered["files"] == {"m5.ec2nodeclass.yaml": M5_EC2NODECLASS, "m5.user-data.mime": M5_USER_DATA}
     assert yaml.safe_load(M5_EC2NODECLASS)["spec"]["userData"] == M5_USER_DATA
 
@@ -124,8 +153,7 @@ def _sum(reserved):
     ({"kubeReserved": {"cpu": "300m"}}, {"kubeReserved": {"memory": "2Gi"}}, "2148Mi"),
 ])
 def test_the_reservation_is_what_wins_after_karpenters_merge(karpenter_kubelet, intent_extra, expected):
-    karpenter = {"kubelet": karpenter_kubelet} if karpenter_kubelet else {"spec": {}}
-    rendered = render_node_classes([node_class(intent=dict(STATIC, **intent_extra), karpenter=karpenter)])
+    rendered = render_node_classes([karpenter_class(kubelet=karpenter_kubelet or None, intent=dict(STATIC, **intent_extra))])
     details = rendered["classes"]["m5"]
     assert details["reservation"] == expected
     assert _sum(details["reserved_memory"]) == Quantity.parse(expected)
@@ -134,14 +162,37 @@ def test_the_reservation_is_what_wins_after_karpenters_merge(karpenter_kubelet, 
     merged = merge_patch(user_data, karpenter_kubelet)
     effective = effective_kubelet_config(details["kubelet_inputs"]["config"]["content"], [merged])
     assert memory_reservation(effective).total == Quantity.parse(expected)
-    ec2nodeclass = yaml.safe_load(rendered["files"]["m5.ec2nodeclass.yaml"])
-    assert ec2nodeclass["spec"].get("kubelet", {}) == karpenter_kubelet
+    # Karpenter is told the node's reservation (its overhead is kubeReserved + systemReserved + evictionHard memory).
+    spec_kubelet = yaml.safe_load(rendered["files"]["m5.ec2nodeclass.yaml"])["spec"]["kubelet"]
+    assert merge_patch(spec_kubelet, karpenter_kubelet) == spec_kubelet
+    overhead = [spec_kubelet.get(field, {}).get(key) for field, key in
+                (("kubeReserved", "memory"), ("systemReserved", "memory"), ("evictionHard", "memory.available"))]
+    assert sum((Quantity.parse(value) for value in overhead if value), Quantity.from_int(0, "DecimalSI")) == Quantity.parse(expected)
+    assert details["karpenter_kubelet"] == spec_kubelet
 
 
-def test_cluster_details_go_into_the_nodeconfig():
-    cluster = {"name": "my-cluster", "apiServerEndpoint": "https://example.com", "certificateAuthority": "Y2E=", "cidr": "10.100.0.0/16"}
-    rendered = render_node_classes([node_class(cluster=cluster)])
-    assert nodeconfig_parts(rendered["files"]["m5.user-data.mime"])[0]["spec"]["cluster"] == cluster
+def test_cluster_details_go_into_the_nodeconfig_and_no_ec2nodeclass_without_karpenter():
+    rendered = render_node_classes([node_class()])
+    assert nodeconfig_parts(rendered["files"]["m5.user-data.mime"])[0]["spec"]["cluster"] == CLUSTER
+    assert list(rendered["files"]) == ["m5.user-data.mime"]
+    assert rendered["classes"]["m5"]["launch"] == "launch template"
+
+
+def test_pinned_kube_reserved_reaches_karpenter():
+    """p4d.24xlarge with kubeReserved pinned to 8500Mi: Karpenter's own formula would give 11*737+255 = 8362Mi (+100Mi
+    eviction = 8462Mi) while the node reserves 8600Mi; spec.kubelet carries the node's values so both say 8600Mi."""
+    p4d = {"numa_nodes": [{"id": 0, "memory_bytes": 554 << 30, "cpus": list(range(48))},
+                          {"id": 1, "memory_bytes": 554 << 30, "cpus": list(range(48, 96))}], "numa_memory_capacity_bytes": 1108 << 30}
+    rendered = render_node_classes([karpenter_class(name="p4d", instance_type="p4d.24xlarge", topology=p4d,
+                                                    intent=dict(STATIC, kubeReserved={"memory": "8500Mi"}))])
+    assert rendered["classes"]["p4d"]["reservation"] == "8600Mi"
+    assert yaml.safe_load(rendered["files"]["p4d.ec2nodeclass.yaml"])["spec"]["kubelet"] == {
+        "kubeReserved": {"memory": "8500Mi"}, "evictionHard": {"memory.available": "100Mi"}}
+
+
+def test_another_part_may_supply_the_cluster():
+    rendered = render_node_classes([node_class(cluster=None, cluster_in_another_part=True)])
+    assert "cluster" not in nodeconfig_parts(rendered["files"]["m5.user-data.mime"])[0]["spec"]
 
 
 # ------------------------------------------------------------------------------------------------ AL2
@@ -167,9 +218,9 @@ def test_al2_extra_args_carry_bootstrap_sh_keys_and_escape_percent():
 
 def test_al2_formula_and_filter_entry_point():
     # bootstrap.sh: kubeReserved 574Mi (maxPods 29) + evictionHard 100Mi, no systemReserved.
-    assert al2_kubelet_extra_args(node_class()) == ("--memory-manager-policy=Static --topology-manager-policy=single-numa-node "
-                                                    "--reserved-memory=0:memory=337Mi;1:memory=337Mi")
-    assert al2_kubelet_extra_args(node_class(instance_type=None, max_pods=110, split="first")).endswith(
+    assert al2_kubelet_extra_args(node_class(ami_family="AL2")) == ("--memory-manager-policy=Static --topology-manager-policy=single-numa-node "
+                                                                    "--reserved-memory=0:memory=337Mi;1:memory=337Mi")
+    assert al2_kubelet_extra_args(node_class(ami_family="AL2", instance_type=None, max_pods=110, split="first")).endswith(
         "--reserved-memory=0:memory=1565Mi")  # 11*110+255 = 1465Mi, + 100Mi
 
 
@@ -181,7 +232,7 @@ def test_every_problem_of_every_class_at_once():
         node_class(name="c", instance_type=None, max_pods="29"),
         node_class(name="d", split="halves"),
         node_class(name="e", split={0: "1Gi", 1: "1Gi"}),
-        node_class(name="f", intent=dict(STATIC, kubeReserved={"memory": "8500Mi"}), karpenter={"kubelet": {"kubeReserved": {"memory": "8Gi"}}}),
+        karpenter_class(name="f", intent=dict(STATIC, kubeReserved={"memory": "8500Mi"}), kubelet={"kubeReserved": {"memory": "8Gi"}}),
         node_class(name="a"),
     ])
     text = "\n".join(problems)
@@ -203,12 +254,32 @@ def test_every_problem_of_every_class_at_once():
     ({"intent": {}}, "intent {} must be a non-empty KubeletConfiguration fragment"),
     ({"intent": dict(STATIC, reservedMemory=[])}, "intent.reservedMemory is computed by the collection"),
     ({"intent": dict(STATIC, memoryManagerPolicy="static")}, 'memoryManagerPolicy: unknown policy: "static"'),
-    ({"intent": dict(STATIC, maxPods=50), "karpenter": {"spec": {}}}, "Karpenter's own NodeConfig, merged after the user data, always sets maxPods"),
-    ({"karpenter": {"kubelet": {"reservedMemory": []}}}, "EC2NodeClass spec.kubelet (karpenter.k8s.aws/v1) has no such field"),
-    ({"karpenter": {"spec": {"userData": "x"}}}, "karpenter.spec.userData: rendered by numa.kubelet"),
-    ({"karpenter": {"spec": {"amiSelectorTerms": [{"alias": "al2@latest"}]}}}, "read only by AL2023 (nodeadm)"),
-    ({"karpenter": {"kubelet": {"evictionHard": {"memory.available": "5%"}}}}, "evictionHard memory.available is 5%: a percentage"),
-    ({"ami_family": "AL2", "karpenter": {"spec": {}}}, "karpenter: only for ami_family AL2023"),
+    ({"intent": dict(STATIC, maxPods=50), "karpenter": {"spec": KARPENTER_SPEC}, "cluster": None},
+     "Karpenter's own NodeConfig, merged after the user data, always sets maxPods"),
+    ({"karpenter": {"kubelet": {"reservedMemory": []}, "spec": KARPENTER_SPEC}, "cluster": None},
+     "EC2NodeClass spec.kubelet (karpenter.k8s.aws/v1) has no such field"),
+    ({"karpenter": {"spec": dict(KARPENTER_SPEC, userData="x")}, "cluster": None}, "karpenter.spec.userData: rendered by numa.kubelet"),
+    ({"karpenter": {"spec": dict(KARPENTER_SPEC, amiSelectorTerms=[{"alias": "al2@latest"}])}, "cluster": None}, "read only by AL2023 (nodeadm)"),
+    ({"karpenter": {"kubelet": {"evictionHard": {"memory.available": "5%"}}, "spec": KARPENTER_SPEC}, "cluster": None},
+     "evictionHard memory.available is 5%: a percentage"),
+    ({"ami_family": "AL2", "karpenter": {"spec": {}}, "cluster": None}, "karpenter: only for ami_family AL2023"),
+    # What nodeadm would drop, fail on, or skip the whole user data for.
+    ({"cluster": dict(CLUSTER, apiserverEndpoint="https://x")}, "cluster.apiserverEndpoint: NodeConfig spec.cluster has no such field"),
+    ({"cluster": dict(CLUSTER, certificateAuthority=base64.b64decode(CA).decode())}, "cluster.certificateAuthority is a PEM; nodeadm wants it base64"),
+    ({"cluster": dict(CLUSTER, certificateAuthority="bm90IGEgUEVN")}, "cluster.certificateAuthority is base64, but not of a PEM certificate"),
+    ({"cluster": dict(CLUSTER, certificateAuthority="not base64!")}, "cluster.certificateAuthority is not base64"),
+    ({"cluster": None}, "cluster: required for a launch template without Karpenter"),
+    ({"cluster": {"name": "my-cluster", "certificateAuthority": CA}}, "cluster: apiServerEndpoint, cidr missing; nodeadm refuses"),
+    ({"cluster_in_another_part": True, "cluster": None, "karpenter": {"spec": KARPENTER_SPEC}},
+     "cluster_in_another_part: only for a launch template without Karpenter"),
+    # What the EC2NodeClass CRD refuses.
+    ({"karpenter": {"spec": dict(KARPENTER_SPEC, instanceProfile="p")}, "cluster": None}, "give exactly one of role and instanceProfile"),
+    ({"karpenter": {"spec": {k: v for k, v in KARPENTER_SPEC.items() if k != "role"}}, "cluster": None}, "it has neither"),
+    ({"karpenter": {"spec": {k: v for k, v in KARPENTER_SPEC.items() if k != "subnetSelectorTerms"}}, "cluster": None},
+     "karpenter.spec.subnetSelectorTerms: None must be a non-empty list of selector terms"),
+    ({"karpenter": {"spec": dict(KARPENTER_SPEC, securityGroupSelectorTerms=[])}, "cluster": None},
+     "karpenter.spec.securityGroupSelectorTerms: [] must be a non-empty list"),
+    ({"karpenter": {"spec": dict(KARPENTER_SPEC, amiSelectorTerms=[{"id": "ami-1"}])}, "cluster": None}, "so amiFamily is required"),
     ({"ami_family": "Bottlerocket"}, "ami_family 'Bottlerocket' is not one of AL2023, AL2"),
     ({"topology": None}, "topology None must be {numa_nodes"),
     ({"ami_family": "AL2", "intent": dict(STATIC, systemReserved={"memory": "1 Gi"})}, "cannot be written in a kubelet flag"),
