@@ -37,7 +37,7 @@ from ._allocatable import memory_reservation
 from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, lookalike_hint, reserved_resource_list
 from ._eks import EksError, kube_reserved
 from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
-from ._effective import effective_kubelet_config, parse_kubelet_flags
+from ._effective import effective_kubelet_config, merge_patch, parse_kubelet_flags
 from ._flags import kubelet_flags
 from ._kubelet_fields import as_kubelet_decodes, field_type_problems, type_name
 from ._quantity import Quantity
