@@ -21,7 +21,7 @@ description:
     controller is killed or the connection drops mid-restart, it still finishes or rolls back, so the kubelet is never
     left stopped. The task waits for it and returns its result; two transactions on one unit take turns (a lock in
     C(/run/numa-kubelet))."
-  - The role M(numa.kubelet.kubelet_numa) runs it from its handler (topic C(kubelet_numa reset)).
+  - The role P(numa.kubelet.kubelet_numa#role) runs it from its handler (topic C(kubelet_numa reset)).
 author:
   - numa.kubelet developers (!UNKNOWN)
 options:
