@@ -74,7 +74,8 @@ class _Node:
         result = self._action._low_level_execute_command("PATH=%s rke2 --version" % RKE2_PATH)
         if result["rc"] != 0:
             raise _NodeFailure({"failed": True, "rc": result["rc"], "stdout": result["stdout"], "stderr": result["stderr"],
-                                "msg": "plan_node: `rke2 --version` failed (rc %s): %s" % (result["rc"], result["stderr"].strip())})
+                                "msg": "plan_node: `rke2 --version` failed (rc %s): %s; before RKE2 is installed, give the version to install: "
+                                       "kubelet_numa_rke2_version, or lablabs.rke2's rke2_version" % (result["rc"], result["stderr"].strip())})
         return result["stdout"]
 
     def unit_file_state(self, unit):
@@ -117,7 +118,7 @@ class ActionModule(ActionBase):
             "variables": {"type": "dict", "required": True},
             "also_read": {"type": "list", "elements": "path", "default": []},
             "also_units": {"type": "list", "elements": "str", "default": []},
-            "rke2_kubelet_arg": {"type": "list", "elements": "str", "default": []},
+            "lablabs": {"type": "dict", "default": {}},
             "plan": {"type": "bool", "default": True},
         })
         variables = plain_data(args["variables"])
@@ -127,8 +128,7 @@ class ActionModule(ActionBase):
             return result
         try:
             facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), plain_data(args["also_read"]),
-                                         plain_data(args["also_units"]))
-            facts["rke2_kubelet_arg"] = plain_data(args["rke2_kubelet_arg"])
+                                         plain_data(args["also_units"]), plain_data(args["lablabs"]))
             result.update(changed=False, discovered=facts, attributes=attributes)
             if args["plan"]:
                 plan = plan_host(variables, facts)

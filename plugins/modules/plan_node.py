@@ -45,11 +45,15 @@ options:
     type: list
     elements: str
     default: []
-  rke2_kubelet_arg:
-    description: The C(rke2_kubelet_arg) of lablabs.rke2, which the plan refuses next to the handed-over options.
-    type: list
-    elements: str
-    default: []
+  lablabs:
+    description:
+      - What lablabs.rke2 knows of the host, for the hand-over (O(variables) with C(kubelet_numa_rke2_write_files=false)).
+      - "Keys: C(rke2_type), C(rke2_version), C(servers_group), C(agents_group), C(in_servers_group), C(in_agents_group),
+        C(rke2_server_options), C(rke2_agent_options), C(rke2_kubelet_arg), C(rke2_kubelet_config) (null or absent: unset)."
+      - C(rke2_type) or the group decides the RKE2 role, C(rke2_version) the version, when the C(kubelet_numa_rke2_*) variables are empty.
+      - The plan merges numa.kubelet's settings into the user's own values and returns them in RV(plan) as C(rke2.lablabs).
+    type: dict
+    default: {}
   plan:
     description: Plan after discovering; V(false) discovers only.
     type: bool
@@ -99,7 +103,7 @@ discovered:
   description:
     - What the plan was made from, the input of P(numa.kubelet.kubelet_numa_plan#filter)
       (C(numa_nodes), C(numa_memory_capacity_bytes), C(platform), C(files) by absolute path with C(null) for a missing
-      file, C(rke2_version), C(rke2_role), C(instance_type), C(rke2_kubelet_arg)).
+      file, C(rke2_version), C(rke2_role), C(instance_type), C(lablabs)).
   returned: always
   type: dict
 attributes:
@@ -107,7 +111,12 @@ attributes:
   returned: always
   type: dict
 plan:
-  description: The plan, as P(numa.kubelet.kubelet_numa_plan#filter) returns it.
+  description:
+    - The plan, as P(numa.kubelet.kubelet_numa_plan#filter) returns it.
+    - "With the lablabs.rke2 hand-over, C(rke2.lablabs) holds lablabs' variables for this host, the user's values with
+      numa.kubelet's merged in: C(rke2_server_options), C(rke2_agent_options), C(rke2_kubelet_config), C(rke2_kubelet_arg)
+      (absent when nothing is to be rendered), the C(form) used (V(options), V(kubelet_arg), V(kubelet_config)), and
+      C(not_carried): why config.yaml does not give the kubelet the plan yet (empty once it does)."
   returned: when O(plan=true)
   type: dict
 problems:

@@ -37,7 +37,7 @@ from ._allocatable import memory_reservation
 from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, lookalike_hint, reserved_resource_list
 from ._eks import EksError, kube_reserved
 from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
-from ._effective import effective_kubelet_config, parse_kubelet_flags
+from ._effective import effective_kubelet_config, merge_patch, parse_kubelet_flags
 from ._flags import kubelet_flags
 from ._kubelet_fields import as_kubelet_decodes, field_type_problems, type_name
 from ._quantity import Quantity
@@ -266,7 +266,8 @@ def paths_to_read(variables, platform, files=None):
         config_dir = _absolute_path(variables, "kubelet_numa_rke2_config_dir", problems)
         data_dir = _absolute_path(variables, "kubelet_numa_rke2_data_dir", problems)
         if config_dir:
-            wanted.append(config_dir + "/config.yaml")
+            # kubelet-config.yaml: where lablabs.rke2 writes rke2_kubelet_config, read by the kubelet through a config= item.
+            wanted += [config_dir + "/config.yaml", config_dir + "/" + LABLABS_KUBELET_CONFIG]
             dirs.append(config_dir + "/config.yaml.d")
         if data_dir:
             dirs.append(data_dir + "/agent/etc/kubelet.conf.d")
@@ -548,7 +549,9 @@ def plan_host(variables, facts):
     plan = _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, platform, problems)
     state = (facts.get("unit_states") or {}).get(plan["unit"])
     plan["unit_state"] = state
-    if state is not None and state.get("active_state") != "active" and plan["restart"] == "none":
+    # With lablabs.rke2 (the lablabs form), lablabs installs and starts RKE2 itself, after this plan.
+    hand_over = plan.get("rke2", {}).get("form") == "lablabs"
+    if state is not None and state.get("active_state") != "active" and plan["restart"] == "none" and not hand_over:
         # A kubelet that does not run is never a converged node: start it (the unit's checkpoint guard resets the
         # checkpoints if the manager inputs changed since its last start), and the restart's checks say why if it fails.
         plan["restart"] = "restart"
@@ -613,12 +616,24 @@ def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, pl
     if state_text is not None and state_problems(state_text, expected):
         restart = "reset"
     warnings = report.warnings + plan.get("warnings", [])
-    if plan.get("rke2", {}).get("form") == "lablabs" and before != effective:
-        # lablabs.rke2 owns config.yaml: restarting before it carries our kubelet-arg would check an old config.
+    items_for, lablabs_for = plan.pop("rke2_items_for", None), plan.pop("lablabs_for", None)
+    lablabs = lablabs_for(settings) if lablabs_for else None
+    if problems:
+        raise PlanError(problems)
+    if lablabs is not None and before != effective:
+        # lablabs.rke2 owns config.yaml: restarting before it carries our settings would check an old config.
         restart = "none"
-        warnings.append("%s does not carry numa.kubelet's kubelet-arg yet: pass kubelet_numa_rke2_options to lablabs.rke2's "
-                        "rke2_server_options / rke2_agent_options, run it, then run this role again to reset the kubelet's checkpoints"
-                        % (variables["kubelet_numa_rke2_config_dir"] + "/config.yaml"))
+        config_path = variables["kubelet_numa_rke2_config_dir"] + "/config.yaml"
+        lablabs["not_carried"] = [
+            "%s does not give the kubelet numa.kubelet's settings: with it the kubelet would run with %s, the plan is %s. Pass "
+            "kubelet_numa_rke2_server_options, _agent_options, _kubelet_arg and _kubelet_config to lablabs.rke2 as "
+            "examples/lablabs-rke2.yml does, and set no rke2_kubelet_arg or rke2_*_options where the planning play cannot see "
+            "them (the lablabs.rke2 play's or task's vars): lablabs renders them as a later kubelet-arg key, which RKE2 keeps"
+            % (config_path, _manager_summary(before, capacity), _manager_summary(effective, capacity))]
+        warnings.append("%s does not carry numa.kubelet's kubelet settings yet: lablabs.rke2 writes them from kubelet_numa_rke2_* "
+                        "(examples/lablabs-rke2.yml)" % config_path)
+    elif lablabs is not None:
+        lablabs["not_carried"] = []
     plan.update({
         "platform": platform,
         "numa_nodes": [node["id"] for node in nodes],
@@ -638,11 +653,26 @@ def _finish(plan, variables, files, intent, split, nodes, capacity, root_dir, pl
     if problems:
         raise PlanError(problems)
     if platform == "rke2":
-        items = [flag[2:] for flag in kubelet_flags(settings)]
+        items = items_for(settings)
         # For lablabs.rke2's rke2_server_options / rke2_agent_options: one "option: value" line, copied verbatim into
         # config.yaml; a JSON list is valid YAML and keeps ';' and '<' quoted.
-        plan["rke2"].update({"kubelet_args": items, "options": ["kubelet-arg: %s" % json.dumps(items)]})
+        options_form = lablabs is None or lablabs["form"] == "options"
+        plan["rke2"].update({"kubelet_args": items, "options": ["kubelet-arg: %s" % json.dumps(items)] if options_form else []})
+        if lablabs is not None:
+            plan["rke2"]["lablabs"] = lablabs
     return plan
+
+
+def _manager_summary(config, capacity):
+    """The memory manager inputs of a config in words, for a message."""
+    policy = config.get("memoryManagerPolicy") or "None"
+    if policy != MEMORY_MANAGER_STATIC:
+        return "memoryManagerPolicy %s" % policy
+    try:
+        total = memory_reservation(config, capacity).total
+    except (KubeletConfigError, ValueError, TypeError, AttributeError):
+        total = "?"
+    return "memoryManagerPolicy Static, %s reserved for memory, reservedMemory %s" % (total, json.dumps(config.get("reservedMemory") or []))
 
 
 def _health_url(config):
@@ -708,7 +738,8 @@ def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
     minor = rke2_minor(version, problems)
     role = variables.get("kubelet_numa_rke2_role") or facts.get("rke2_role")
     if role not in RKE2_ROLES:
-        problems.append("kubelet_numa_rke2_role: %r is not one of server, agent (the RKE2 service this node runs: rke2-server or rke2-agent)" % (role,))
+        problems.append("kubelet_numa_rke2_role: %r is not one of server, agent (the RKE2 service this node runs: rke2-server or rke2-agent; "
+                        "with lablabs.rke2: rke2_type, or the host in its rke2_servers_group_name / rke2_agents_group_name group)" % (role,))
     write_files = variables.get("kubelet_numa_rke2_write_files", True)
     if not isinstance(write_files, bool):
         problems.append("kubelet_numa_rke2_write_files: %r must be true or false" % (write_files,))
@@ -726,13 +757,15 @@ def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
     config = _load(config_path, files.get(config_path), problems) or {}
     if problems:
         return {}
+    lablabs = None
     if write_files:
         later = [(path, data) for path, data in fragments if path > ours_fragment and "kubelet-arg" in (data or {})]
         for path, _data in later:
             problems.append("%s sets kubelet-arg without '+', which replaces every kubelet-arg before it, numa.kubelet's included; "
                             "write it as kubelet-arg+ (RKE2 config.yaml.d rule)" % path)
     else:
-        _lablabs_conflicts(facts, problems)
+        lablabs = _lablabs_inputs(facts.get("lablabs") or {"in_servers_group": role == "server", "in_agents_group": role == "agent"},
+                                  config_dir, problems)
     if problems:
         return {}
     defaults_dropin = (dropin_dir + "/" + RKE2_DEFAULTS_DROPIN,
@@ -748,46 +781,227 @@ def _plan_rke2(variables, facts, files, intent, dropin_name, nodes, problems):
             dropins = sorted(dropins + [defaults_dropin], key=lambda item: item[0])
         return dropins
 
-    def argv(config_items_sources):
-        return rke2_kubelet_argv(_rke2_default_args(minor, dropin_dir), _rke2_kubelet_args(config_items_sources, problems))
+    def layers_from(sources, replace=None, ours=None):
+        """The kubelet RKE2 runs from these config.yaml sources (k3s startKubelet: extractConfigArgs, then GetArgs)."""
+        items = _rke2_kubelet_args(sources, problems)
+        named = [item for item in items if _flag_key(item) == "config"]
+        items = [item for item in items if _flag_key(item) not in ("config", "config-dir")]
+        argv = rke2_kubelet_argv(_rke2_default_args(minor, dropin_dir), items)
+        if minor >= RKE2_DROPIN_MINOR:
+            # From 1.32 a config= file is copied into the drop-in directory as 10-cli-config.conf, never loaded as --config.
+            dropins = dropins_with(replace)
+            position = [path for path, _document in dropins].index(replace[0]) if ours == "dropin" else None
+            return _Layers(None, None, dropins, argv, ours=None if ours is None else ("dropin" if ours == "dropin" else "flags", position))
+        if named:
+            path = named[-1].partition("=")[2]
+            main = replace[1] if ours == "main" else _load(path, files.get(path), problems) or {}
+            return _Layers(path, main, [], argv, ours=None if ours is None else (ours, None))
+        return _Layers(None, None, [], argv, ours=None if ours is None else ("flags", None))
 
     current_sources = [(config_path, config)] + fragments
+    other_items = [] if lablabs is None else list(lablabs["kubelet_arg"] or [])
+
+    def our_items(settings):
+        return [flag[2:] for flag in kubelet_flags(_with_rke2_thresholds(settings, other_items))]
 
     def layers_for(settings):
         if use_dropin:
-            dropins = dropins_with((ours_dropin, _dropin_document(settings)))
-            position = [path for path, _document in dropins].index(ours_dropin)
-            return _Layers(None, None, dropins, argv(current_sources), ours=("dropin", position))
-        ours_items = [flag[2:] for flag in kubelet_flags(settings)]
+            return layers_from(current_sources, (ours_dropin, _dropin_document(settings)), "dropin")
         if write_files:
-            sources = [source for source in current_sources if source[0] != ours_fragment] + [(ours_fragment, {"kubelet-arg+": ours_items})]
+            sources = [source for source in current_sources if source[0] != ours_fragment] + [(ours_fragment, {"kubelet-arg+": our_items(settings)})]
             sources.sort(key=lambda item: (item[0] != config_path, item[0]))
-        else:
-            sources = [(config_path, {"kubelet-arg": ours_items})] + list(fragments)
-        return _Layers(None, None, dropins_with(), argv(sources), ours=("flags", None))
+            return layers_from(sources, ours="flags")
+        if lablabs["form"] == "kubelet_config":
+            items = lablabs["kubelet_arg_with_config"]
+            document = _lablabs_kubelet_config(lablabs, settings, problems)
+            if minor >= RKE2_DROPIN_MINOR:
+                return layers_from([(config_path, {"kubelet-arg": items})] + fragments, (dropin_dir + "/" + RKE2_CLI_CONFIG_DROPIN, document), "dropin")
+            return layers_from([(config_path, {"kubelet-arg": items})] + fragments, (lablabs["kubelet_config_path"], document), "main")
+        return layers_from([(config_path, {"kubelet-arg": other_items + our_items(settings)})] + fragments, ours="flags")
 
-    before = _Layers(None, None, dropins_with(), argv(current_sources))
+    before = layers_from(current_sources)
     unit = "rke2-%s.service" % role
     if use_dropin:
         entries = [{"path": ours_dropin, "template": "rke2.j2", "mode": "0644", "content_for": _dropin_document}]
         directories = [dropin_dir]
     elif write_files:
         entries = [{"path": ours_fragment, "template": "rke2.j2", "mode": "0600",
-                    "content_for": lambda settings: {"kubelet-arg+": [flag[2:] for flag in kubelet_flags(settings)]}}]
+                    "content_for": lambda settings: {"kubelet-arg+": our_items(settings)}}]
         directories = [fragment_dir]
     else:
         entries, directories = [], []
-    return {"unit": unit, "apply_unit": None, "files": entries, "directories": directories, "before": before, "layers_for": layers_for,
-            "rke2": {"version": version, "role": role, "form": "dropin" if use_dropin else ("config.yaml.d" if write_files else "lablabs")}}
+    plan = {"unit": unit, "apply_unit": None, "files": entries, "directories": directories, "before": before, "layers_for": layers_for,
+            "rke2": {"version": version, "role": role, "form": "dropin" if use_dropin else ("config.yaml.d" if write_files else "lablabs")},
+            "rke2_items_for": our_items}
+    if lablabs is not None:
+        plan["lablabs_for"] = lambda settings: _lablabs_outputs(lablabs, settings, our_items(settings), problems)
+    return plan
 
 
-def _lablabs_conflicts(facts, problems):
-    """lablabs.rke2 renders rke2_kubelet_arg after the options and RKE2 keeps the later key (docs/kubelet-facts.md section 4)."""
-    if facts.get("rke2_kubelet_arg"):
-        problems.append("rke2_kubelet_arg is set (%r): lablabs.rke2 renders it after rke2_server_options/rke2_agent_options and RKE2 keeps the "
-                        "later kubelet-arg key, so the kubelet-arg line of kubelet_numa_rke2_options would be dropped silently; move those "
-                        "items into kubelet_numa_config and leave rke2_kubelet_arg empty"
-                        % (facts["rke2_kubelet_arg"],))
+# lablabs.rke2 1.53.0 (https://github.com/lablabs/ansible-role-rke2, defaults/main.yml, tasks/first_server.yml and
+# templates/config.yaml.j2): its group names, where it writes rke2_kubelet_config, and what its template renders.
+LABLABS_SERVERS_GROUP = "masters"
+LABLABS_AGENTS_GROUP = "workers"
+LABLABS_KUBELET_CONFIG = "kubelet-config.yaml"
+# k3s pkg/daemons/agent/agent.go startKubelet -> extractConfigArgs (RKE2 >= 1.32): a kubelet-arg config= file is copied here.
+RKE2_CLI_CONFIG_DROPIN = "10-cli-config.conf"
+LABLABS_FORMS = ("options", "kubelet_arg", "kubelet_config")
+
+
+def _flag_key(item):
+    return item.lstrip("-").partition("=")[0]
+
+
+def _sets_kubelet_arg(option):
+    """Whether one rke2_server_options / rke2_agent_options item renders a kubelet-arg key (copied verbatim, or key: value)."""
+    data = option
+    if isinstance(option, str):
+        try:
+            data = yaml.safe_load(option)
+        except yaml.YAMLError:
+            return option.lstrip().startswith("kubelet-arg")
+    return isinstance(data, dict) and any(str(key).rstrip("+") == "kubelet-arg" for key in data)
+
+
+def lablabs_role(lablabs):
+    """server / agent as lablabs.rke2 decides it: rke2_type, else the host's group (its rke2_type default); '' when neither."""
+    if (lablabs or {}).get("rke2_type") in RKE2_ROLES:
+        return lablabs["rke2_type"]
+    if (lablabs or {}).get("in_servers_group"):
+        return "server"
+    if (lablabs or {}).get("in_agents_group"):
+        return "agent"
+    return ""
+
+
+def _lablabs_inputs(lablabs, config_dir, problems):
+    """What the lablabs.rke2 play will render for this host, from its own variables as the planning play sees them."""
+    result = {"servers_group": lablabs.get("servers_group") or LABLABS_SERVERS_GROUP,
+              "agents_group": lablabs.get("agents_group") or LABLABS_AGENTS_GROUP,
+              "in_servers_group": bool(lablabs.get("in_servers_group")), "in_agents_group": bool(lablabs.get("in_agents_group")),
+              "kubelet_config_path": config_dir + "/" + LABLABS_KUBELET_CONFIG}
+    for name in ("rke2_server_options", "rke2_agent_options"):
+        value = lablabs.get(name)
+        if value is not None and (not isinstance(value, list) or not all(isinstance(item, (str, dict)) for item in value)):
+            problems.append("%s: %r must be a list of 'option: value' strings or mappings (lablabs.rke2)" % (name, value))
+            value = None
+        result[name] = value
+    kubelet_arg = lablabs.get("rke2_kubelet_arg")
+    if kubelet_arg is not None and (not isinstance(kubelet_arg, list) or not all(isinstance(item, str) for item in kubelet_arg)):
+        problems.append("rke2_kubelet_arg: %r must be a list of 'flag=value' strings (lablabs.rke2)" % (kubelet_arg,))
+        kubelet_arg = None
+    kubelet_config = lablabs.get("rke2_kubelet_config") or {}
+    if not isinstance(kubelet_config, dict):
+        problems.append("rke2_kubelet_config: %r must be a KubeletConfiguration mapping (lablabs.rke2)" % (kubelet_config,))
+        kubelet_config = {}
+    result["kubelet_arg"], result["kubelet_config"] = kubelet_arg, kubelet_config
+    result["form"] = "kubelet_config" if kubelet_config else ("kubelet_arg" if kubelet_arg is not None else "options")
+    rendered = [name for name, group in (("rke2_server_options", "in_servers_group"), ("rke2_agent_options", "in_agents_group")) if result[group]]
+    for name in rendered:
+        for index, option in enumerate(result[name] or []):
+            if _sets_kubelet_arg(option):
+                problems.append("%s[%d] %r sets kubelet-arg: lablabs.rke2 would render it beside numa.kubelet's kubelet-arg and RKE2 keeps only "
+                                "the later key, so one of them would be lost; move its items to rke2_kubelet_arg (numa.kubelet merges "
+                                "them and plans on them) or into kubelet_numa_config" % (name, index, option))
+    if result["form"] == "options" and not rendered:
+        problems.append("this host is in neither lablabs.rke2 group %r (rke2_servers_group_name) nor %r (rke2_agents_group_name): "
+                        "lablabs.rke2 renders rke2_server_options only for the first and rke2_agent_options only for the second, so "
+                        "numa.kubelet's kubelet-arg would not reach config.yaml; add the host to its group"
+                        % (result["servers_group"], result["agents_group"]))
+    items = list(kubelet_arg or [])
+    for item in items:
+        key = _flag_key(item)
+        if key == "config-dir" or (key == "config" and result["form"] != "kubelet_config"):
+            problems.append("rke2_kubelet_arg item %r names kubelet config numa.kubelet cannot plan on; give the settings as "
+                            "rke2_kubelet_config (lablabs.rke2 writes it to %s) and numa.kubelet merges its own into it"
+                            % (item, result["kubelet_config_path"]))
+        elif key == "config" and item.partition("=")[2] != result["kubelet_config_path"]:
+            problems.append("rke2_kubelet_arg item %r: lablabs.rke2 writes rke2_kubelet_config to %s; name that file or leave the item "
+                            "out (numa.kubelet adds it)" % (item, result["kubelet_config_path"]))
+    if result["form"] == "kubelet_config" and not any(_flag_key(item) == "config" for item in items):
+        items.append("--config=" + result["kubelet_config_path"])
+    result["kubelet_arg_with_config"] = items
+    return result
+
+
+def _conflicting_items(user_items, ours):
+    """User kubelet-arg items that contradict ours: the same scalar or list flag, or the same key of a map flag."""
+    found = []
+    for item in user_items:
+        parsed = parse_kubelet_flags(["--" + item.lstrip("-")]).overrides
+        for field_name, value, kind, _word in parsed:
+            for our_field, our_value, _our_kind, our_word in parse_kubelet_flags(["--" + our for our in ours]).overrides:
+                if our_field != field_name:
+                    continue
+                if kind.startswith("map") and isinstance(value, dict) and not set(value) & set(our_value):
+                    continue  # repeated map flags add up (docs/kubelet-facts.md section 2): theirs and ours both apply
+                found.append((item, our_word[2:]))
+    return found
+
+
+def _with_rke2_thresholds(settings, other_items):
+    """RKE2's disk eviction thresholds kept where a flag would replace them (docs/kubelet-facts.md sections 2 and 4).
+
+    Before 1.32 a kubelet-arg eviction-hard replaces RKE2's own --eviction-hard; from 1.32 the flag replaces the map of
+    00-rke2-defaults.conf. So when ours or another item sets the flag, ours carries RKE2's thresholds that nobody set.
+    """
+    result = dict(settings)
+    for field_name, flag, defaults in (("evictionHard", "eviction-hard", RKE2_EVICTION_HARD),
+                                       ("evictionMinimumReclaim", "eviction-minimum-reclaim", RKE2_EVICTION_MINIMUM_RECLAIM)):
+        theirs = [item for item in other_items if _flag_key(item) == flag]
+        if field_name not in settings and not theirs:
+            continue
+        covered = set(settings.get(field_name) or {})
+        for field, value, _kind, _word in parse_kubelet_flags(["--" + item.lstrip("-") for item in theirs]).overrides:
+            covered |= set(value) if field == field_name and isinstance(value, dict) else set()
+        missing = {key: value for key, value in defaults.items() if key not in covered}
+        if missing:
+            result[field_name] = dict(missing, **(settings.get(field_name) or {}))
+    return result
+
+
+def _lablabs_kubelet_config(lablabs, settings, problems):
+    """The user's rke2_kubelet_config with numa.kubelet's settings merged in; a field both set differently is refused."""
+    user = lablabs["kubelet_config"]
+    for name, value in settings.items():
+        if name not in user or user[name] == value:
+            continue
+        if name == "reservedMemory":
+            problems.append("rke2_kubelet_config.reservedMemory: computed by numa.kubelet; leave it out")
+        elif isinstance(user[name], dict) and isinstance(value, dict):
+            for key in sorted(set(user[name]) & set(value)):
+                if user[name][key] != value[key]:
+                    problems.append("rke2_kubelet_config.%s.%s is %r, kubelet_numa_config says %r: set it in one place"
+                                    % (name, key, user[name][key], value[key]))
+        else:
+            problems.append("rke2_kubelet_config.%s is %r, kubelet_numa_config says %r: set it in one place" % (name, user[name], value))
+    document = merge_patch({key: value for key, value in user.items() if key not in ("apiVersion", "kind")}, settings)
+    return _dropin_document(document)
+
+
+def _lablabs_outputs(lablabs, settings, ours, problems):
+    """lablabs.rke2's variables for this host: the user's own values with numa.kubelet's merged in, for one wiring."""
+    line = "kubelet-arg: %s" % json.dumps(ours)
+    server = list(lablabs["rke2_server_options"] or [])
+    agent = list(lablabs["rke2_agent_options"] or [])
+    outputs = {"form": lablabs["form"], "rke2_kubelet_config": lablabs["kubelet_config"]}
+    user_items = lablabs["kubelet_arg"]
+    if lablabs["form"] == "options":
+        if lablabs["in_servers_group"]:
+            server.append(line)
+        else:
+            agent.append(line)
+    elif lablabs["form"] == "kubelet_arg":
+        for item, our in _conflicting_items(user_items, ours):
+            problems.append("rke2_kubelet_arg item %r contradicts numa.kubelet's %r (both reach the kubelet; the later wins): move the "
+                            "setting into kubelet_numa_config" % (item, our))
+        outputs["rke2_kubelet_arg"] = list(user_items) + ours
+    else:
+        outputs["rke2_kubelet_arg"] = lablabs["kubelet_arg_with_config"]
+        outputs["rke2_kubelet_config"] = {key: value for key, value in _lablabs_kubelet_config(lablabs, settings, problems).items()
+                                          if key not in ("apiVersion", "kind")}
+    outputs.update(rke2_server_options=server, rke2_agent_options=agent)
+    return outputs
 
 
 def _nodeadm_base(variables, facts, nodes, problems):
@@ -950,7 +1164,7 @@ def reads(variables, existing=None, files=None):
     return dict(paths_to_read(variables, platform, files), platform=platform)
 
 
-def discover(variables, node, also_read=(), also_units=()):
+def discover(variables, node, also_read=(), also_units=(), lablabs=None):
     """Everything plan_host needs from one node, read through `node` in as few round trips as the platform allows.
 
     node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
@@ -961,8 +1175,11 @@ def discover(variables, node, also_read=(), also_units=()):
     topology, kubelet_numa_platform the detection, and so on. also_read paths are read with the files (what the caller
     writes besides the plan's files); also_units are systemd units whose state is read with them (facts["unit_states"]).
     Returns (facts, attributes): the facts for plan_host and the mode, owner and
-    group of every path read. Raises PlanError when the platform cannot be told.
+    group of every path read. lablabs: what lablabs.rke2 knows of the host (rke2_type, rke2_version, its group
+    membership, its kubelet variables; the plan_node option); its role and, when numa.kubelet hands over to it, its
+    version spare the reads. Raises PlanError when the platform cannot be told.
     """
+    lablabs = dict(lablabs or {})
     variables = dict(variables or {})
     given_files = variables.get("kubelet_numa_node_files") or {}
     wants_topology = not variables.get("kubelet_numa_topology")
@@ -992,14 +1209,16 @@ def discover(variables, node, also_read=(), also_units=()):
     directories = sorted({path for path in read_existing if path not in files})
     facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [],
              "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
-             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": "", "unit_states": unit_states}
+             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": "", "unit_states": unit_states, "lablabs": lablabs}
     if platform == "rke2":
+        hand_over = variables.get("kubelet_numa_rke2_write_files") is False
         if not variables.get("kubelet_numa_rke2_version"):
-            facts["rke2_version"] = node.rke2_version()
+            # lablabs.rke2 installs rke2_version before the kubelet runs with what it hands over (its tasks/rke2.yml).
+            facts["rke2_version"] = lablabs.get("rke2_version") if hand_over and lablabs.get("rke2_version") else node.rke2_version()
         if not variables.get("kubelet_numa_rke2_role"):
             # The service the RKE2 installer enabled on this node; a server also runs an agent's kubelet.
-            facts["rke2_role"] = next((role for role in RKE2_ROLES
-                                       if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), "")
+            facts["rke2_role"] = lablabs_role(lablabs) or next(
+                (role for role in RKE2_ROLES if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), "")
     elif platform == "nodeadm":
         if (not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
                 and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):

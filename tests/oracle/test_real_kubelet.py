@@ -707,3 +707,43 @@ def test_standin_agrees_with_real_kubelet_on_rendered_config(name, rendered, ora
 def test_standin_agrees_with_real_kubelet_on_refusal(case, oracle, standin):
     inputs = refusal_inputs(case)
     _compare_standin(case, inputs, require_verdict(oracle.check(inputs), inputs), standin)
+
+
+# lablabs.rke2 hand-over (kubelet_numa_rke2_write_files false): what the kubelet gets from each way lablabs configures
+# it. rke2_kubelet_config: before RKE2 1.32 a main --config file, whose default evictionHard map (with 100Mi) RKE2's own
+# --eviction-hard flag replaces; from 1.32 copied by RKE2 into its drop-in directory as 10-cli-config.conf.
+# rke2_kubelet_arg: the user's items stay and count (their eviction-hard memory.available 300Mi is in the sum).
+LABLABS_INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
+                  "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "412Mi"}}
+LABLABS_FORMS = {
+    "kubelet_config": ({"in_agents_group": True, "rke2_kubelet_config": {"imageGCHighThresholdPercent": 85}}, 462 << 20),
+    "kubelet_arg": ({"in_agents_group": True, "rke2_kubelet_arg": ["kube-reserved=cpu=100m", "eviction-hard=memory.available<300Mi"]}, 612 << 20),
+}
+
+
+@pytest.mark.parametrize("version", ["v1.31.9+rke2r1", "v1.32.5+rke2r1"])
+@pytest.mark.parametrize("form", sorted(LABLABS_FORMS))
+def test_lablabs_hand_over_is_what_the_real_kubelet_accepts(oracle, version, form):
+    from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
+
+    with open(REPO / "roles" / "kubelet_numa" / "defaults" / "main.yml", encoding="utf-8") as handle:
+        defaults = yaml.safe_load(handle)
+    lablabs, per_node = LABLABS_FORMS[form]
+    topology = {"numa_nodes": [{"id": node, "memory_bytes": 16 << 30, "cpus": [node]} for node in (0, 1)], "numa_memory_capacity_bytes": 32 << 30}
+    plan = plan_host(dict(defaults, kubelet_numa_platform="rke2", kubelet_numa_config=LABLABS_INTENT, kubelet_numa_topology=topology,
+                          kubelet_numa_rke2_write_files=False, kubelet_numa_rke2_version=version, kubelet_numa_rke2_role="agent"),
+                     {"files": {}, "lablabs": lablabs})
+    given = plan["kubelet_inputs"]
+    inputs = KubeletInputs("2x16Gi", None if given["config"] is None else _yaml(dict(given["config"]["content"])),
+                           [(Path(dropin["path"]).name, _yaml(dropin["content"])) for dropin in given["dropins"]], list(given["flags"]))
+    if form == "kubelet_config":
+        # The file lablabs writes (templates/kubelet-config.yaml.j2) from the handed-over rke2_kubelet_config.
+        written = dict({"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}, **plan["rke2"]["lablabs"]["rke2_kubelet_config"])
+        assert [yaml.safe_load(text) for name, text in inputs.dropins if name == "10-cli-config.conf"] == ([written] if "v1.32" in version else [])
+        assert (inputs.main is not None) == ("v1.31" in version) and (inputs.main is None or yaml.safe_load(inputs.main) == written)
+    else:
+        assert plan["rke2"]["lablabs"]["rke2_kubelet_arg"][:2] == lablabs["rke2_kubelet_arg"]
+    verdict = require_verdict(oracle.check(inputs), inputs)
+    assert verdict.started, "%s\n%s" % (verdict.text, inputs.describe())
+    assert verdict.reserved == {0: per_node, 1: per_node} == {int(node): quantity_bytes(item["limits"]["memory"])
+                                                              for node, item in enumerate(plan["reserved_memory"])}

@@ -126,7 +126,7 @@ def test_rke2_lablabs_form_writes_nothing_and_hands_over_the_line():
 def test_rke2_lablabs_restarts_only_once_config_yaml_carries_our_line():
     lablabs = {"kubelet_numa_rke2_version": "v1.32.5+rke2r1", "kubelet_numa_rke2_role": "server", "kubelet_numa_rke2_write_files": False}
     before = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, **lablabs)
-    assert before["restart"] == "none" and "does not carry numa.kubelet's kubelet-arg yet" in before["warnings"][-1]
+    assert before["restart"] == "none" and "does not carry numa.kubelet's kubelet settings yet" in before["warnings"][-1]
     config = "token: x\n" + "\n".join(before["rke2"]["options"]) + "\n"  # lablabs copies each option line verbatim
     stale = json.dumps({"policyName": "None"})
     after = plan("rke2", {"/etc/rancher/rke2/config.yaml": config, "/var/lib/kubelet/memory_manager_state": stale}, **lablabs)
@@ -134,11 +134,110 @@ def test_rke2_lablabs_restarts_only_once_config_yaml_carries_our_line():
     assert after["kubelet_inputs"]["flags"] == ["--" + item for item in sorted(before["rke2"]["kubelet_args"], key=lambda item: item.split("=")[0])]
 
 
-def test_rke2_lablabs_refuses_rke2_kubelet_arg():
-    merged = dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY,
-                  kubelet_numa_rke2_version="v1.32.5+rke2r1", kubelet_numa_rke2_role="server", kubelet_numa_rke2_write_files=False)
-    with pytest.raises(PlanError, match="rke2_kubelet_arg is set"):
-        plan_host(merged, {"files": {}, "rke2_kubelet_arg": ["max-pods=58"]})
+def lablabs_plan(lablabs, files=None, intent=None, version="v1.32.5+rke2r1", **variables):
+    """A plan in the lablabs.rke2 hand-over, the RKE2 role and version left to what lablabs knows (as discover() does)."""
+    merged = dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_config=INTENT if intent is None else intent,
+                  kubelet_numa_topology=TOPOLOGY, kubelet_numa_rke2_write_files=False, **variables)
+    node = FakeNode(files or {}, dirs={"/etc/rancher/rke2"})
+    facts, _attributes = discover(merged, node, lablabs=dict(lablabs, rke2_version=version))
+    assert ("rke2_version",) not in node.asked and not [ask for ask in node.asked if ask[0] == "unit_file_state"]
+    return plan_host(merged, facts)
+
+
+def test_lablabs_role_and_version_from_lablabs_on_a_fresh_node():
+    # Nothing installed: `rke2 --version` would fail; lablabs' rke2_type / group and rke2_version are what it installs.
+    server = lablabs_plan({"in_servers_group": True}, version="v1.31.9+rke2r1")
+    assert (server["unit"], server["rke2"]["version"]) == ("rke2-server.service", "v1.31.9+rke2r1")
+    agent = lablabs_plan({"rke2_type": "agent", "in_servers_group": True})
+    assert agent["unit"] == "rke2-agent.service"
+    with pytest.raises(PlanError, match="kubelet_numa_rke2_role: None is not one of server, agent .*rke2_type"):
+        plan_host(dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY,
+                       kubelet_numa_rke2_write_files=False, kubelet_numa_rke2_version="v1.32.5+rke2r1"), {"files": {}, "lablabs": {}})
+
+
+def test_lablabs_options_merged_into_the_users_own_for_the_hosts_group():
+    line = 'kubelet-arg: ["memory-manager-policy=Static", "topology-manager-policy=single-numa-node", "kube-reserved=memory=1Gi", ' \
+           '"system-reserved=memory=1Gi", "reserved-memory=0:memory=1Gi;1:memory=1Gi"]'
+    server = lablabs_plan({"in_servers_group": True, "rke2_server_options": ["node-ip: 192.0.2.11", {"write-kubeconfig-mode": "0600"}],
+                           "rke2_agent_options": ["node-label: [gpu=true]"]})["rke2"]["lablabs"]
+    assert server["rke2_server_options"] == ["node-ip: 192.0.2.11", {"write-kubeconfig-mode": "0600"}, line]
+    assert server["rke2_agent_options"] == ["node-label: [gpu=true]"] and "rke2_kubelet_arg" not in server
+    agent = lablabs_plan({"in_agents_group": True})["rke2"]["lablabs"]
+    assert (agent["form"], agent["rke2_server_options"], agent["rke2_agent_options"]) == ("options", [], [line])
+
+
+@pytest.mark.parametrize("lablabs, message", [
+    ({"in_servers_group": True, "rke2_server_options": ["kubelet-arg: [max-pods=58]"]},
+     r"rke2_server_options\[0\] 'kubelet-arg: \[max-pods=58\]' sets kubelet-arg: lablabs.rke2 would render it beside"),
+    ({"in_agents_group": True, "rke2_agent_options": [{"kubelet-arg+": ["max-pods=58"]}]}, r"rke2_agent_options\[0\] .* sets kubelet-arg"),
+    ({"rke2_type": "server"}, "this host is in neither lablabs.rke2 group 'masters' .* nor 'workers'"),
+    ({"in_agents_group": True, "rke2_kubelet_arg": ["kube-reserved=memory=2Gi"]},
+     "rke2_kubelet_arg item 'kube-reserved=memory=2Gi' contradicts numa.kubelet's 'kube-reserved=memory=1Gi'"),
+    ({"in_agents_group": True, "rke2_kubelet_arg": ["memory-manager-policy=None"]}, "contradicts numa.kubelet's 'memory-manager-policy=Static'"),
+    ({"in_agents_group": True, "rke2_kubelet_arg": ["--config=/etc/kubelet.yaml"]}, "names kubelet config numa.kubelet cannot plan on"),
+    ({"in_agents_group": True, "rke2_kubelet_config": {"kubeReserved": {"memory": "2Gi"}}},
+     r"rke2_kubelet_config.kubeReserved.memory is '2Gi', kubelet_numa_config says '1Gi'"),
+])
+def test_lablabs_refuses_by_name_what_would_be_lost_or_contradicted(lablabs, message):
+    with pytest.raises(PlanError, match=message):
+        lablabs_plan(lablabs)
+
+
+def test_lablabs_kubelet_arg_merged_and_part_of_the_plan():
+    # The user's own items stay and count: their eviction-hard sets the memory term, their kube-reserved cpu adds to ours.
+    user = ["--kube-reserved=cpu=100m", "eviction-hard=memory.available<500Mi", "max-pods=58"]
+    result = lablabs_plan({"in_agents_group": True, "rke2_kubelet_arg": user})
+    handed = result["rke2"]["lablabs"]
+    assert handed["form"] == "kubelet_arg" and handed["rke2_kubelet_arg"][:3] == user
+    assert shares(result) == ["1274Mi", "1274Mi"]  # (1Gi + 1Gi + 500Mi) / 2
+    # RKE2's disk thresholds would be replaced by the user's eviction-hard flag: ours carries them.
+    assert "eviction-hard=imagefs.available<5%,nodefs.available<5%" in handed["rke2_kubelet_arg"]
+    assert result["kubelet_config"]["evictionHard"] == {"imagefs.available": "5%", "memory.available": "500Mi", "nodefs.available": "5%"}
+    assert result["kubelet_config"]["kubeReserved"] == {"cpu": "100m", "memory": "1Gi"} and result["kubelet_config"]["maxPods"] == 58
+    assert handed["rke2_server_options"] == handed["rke2_agent_options"] == [] and result["rke2"]["options"] == []
+
+
+@pytest.mark.parametrize("version", ["v1.31.9+rke2r1", "v1.32.5+rke2r1"])
+def test_intent_eviction_hard_keeps_rke2_disk_thresholds(version):
+    intent = dict(INTENT, evictionHard={"memory.available": "100Mi"})
+    result = lablabs_plan({"in_servers_group": True}, intent=intent, version=version)
+    assert "eviction-hard=imagefs.available<5%,memory.available<100Mi,nodefs.available<5%" in result["rke2"]["kubelet_args"]
+    assert result["kubelet_config"]["evictionHard"] == {"imagefs.available": "5%", "memory.available": "100Mi", "nodefs.available": "5%"}
+    assert shares(result) == ["1074Mi", "1074Mi"]
+    written_items = plan("rke2", {}, intent=intent, kubelet_numa_rke2_version="v1.31.9+rke2r1", kubelet_numa_rke2_role="agent")
+    assert "eviction-hard=imagefs.available<5%,memory.available<100Mi,nodefs.available<5%" in written_items["rke2"]["kubelet_args"]
+
+
+def test_lablabs_kubelet_config_merged_with_its_config_item():
+    user = {"imageGCHighThresholdPercent": 85, "kubeReserved": {"cpu": "200m"}}
+    result = lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": user})
+    handed = result["rke2"]["lablabs"]
+    assert handed["form"] == "kubelet_config" and handed["rke2_kubelet_arg"] == ["--config=/etc/rancher/rke2/kubelet-config.yaml"]
+    assert handed["rke2_kubelet_config"]["imageGCHighThresholdPercent"] == 85
+    assert handed["rke2_kubelet_config"]["kubeReserved"] == {"cpu": "200m", "memory": "1Gi"}
+    assert handed["rke2_kubelet_config"]["reservedMemory"] == result["reserved_memory"]
+    # From 1.32 RKE2 copies the file as the drop-in 10-cli-config.conf (no main file): RKE2's thresholds stay, no 100Mi.
+    dropins = [item["path"] for item in result["kubelet_inputs"]["dropins"]]
+    assert dropins == ["/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/00-rke2-defaults.conf",
+                       "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/10-cli-config.conf"]
+    assert result["kubelet_inputs"]["config"] is None and shares(result) == ["1Gi", "1Gi"]
+    # Before 1.32 it is the main --config file, and RKE2's --eviction-hard flag replaces its evictionHard default map.
+    old = lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": user}, version="v1.31.9+rke2r1")
+    assert old["kubelet_inputs"]["config"]["path"] == "/etc/rancher/rke2/kubelet-config.yaml" and shares(old) == ["1Gi", "1Gi"]
+    with pytest.raises(PlanError, match="the kubelet flag --eviction-hard=imagefs.available<5%,nodefs.available<5% overrides evictionHard"):
+        lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": user}, intent=dict(INTENT, evictionHard={"memory.available": "100Mi"}),
+                     version="v1.31.9+rke2r1")
+
+
+def test_lablabs_not_carried_until_config_yaml_gives_the_kubelet_the_plan():
+    lablabs = {"in_servers_group": True}
+    first = lablabs_plan(lablabs, {"/etc/rancher/rke2/config.yaml": "token: x\n"})
+    assert "does not give the kubelet numa.kubelet's settings" in first["rke2"]["lablabs"]["not_carried"][0]
+    carried = "token: x\n" + first["rke2"]["lablabs"]["rke2_server_options"][-1] + "\n"
+    assert lablabs_plan(lablabs, {"/etc/rancher/rke2/config.yaml": carried})["rke2"]["lablabs"]["not_carried"] == []
+    # An rke2_kubelet_arg the planning play could not see, rendered by lablabs as the later key: RKE2 keeps that one.
+    lost = carried + "kubelet-arg:\n  - max-pods=58\n"
+    assert "memoryManagerPolicy None" in lablabs_plan(lablabs, {"/etc/rancher/rke2/config.yaml": lost})["rke2"]["lablabs"]["not_carried"][0]
 
 
 def test_nodeadm_formula_unless_pinned():

@@ -1,0 +1,302 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""examples/lablabs-rke2.yml end to end with the REAL lablabs.rke2 role on test hosts.
+
+- lablabs.rke2: ../shared/clients/lablabs.rke2 (or $NUMA_KUBELET_LABLABS_RKE2), tag 1.53.0, unmodified, found by name
+  through ANSIBLE_ROLES_PATH, in its airgap `copy` mode: it copies rke2.sh and the artifacts of
+  rke2_airgap_copy_sourcepath to the hosts and runs rke2.sh; everything after that (config.yaml, kubelet-config.yaml,
+  the services, its handlers and rolling restart, the waits for the nodes) is lablabs' own code.
+- What rke2.sh installs is the RKE2 STAND-IN: rke2-install.sh (beside this file) unpacks a tarball built here holding
+  `rke2` (rke2-standin-binary.c: the service's main process, answers --version and supervises rke2-standin),
+  tests/hosts/standins/rke2-standin (which hands the kubelet stand-in of the test image RKE2's kubelet arguments),
+  the rke2-server / rke2-agent units, the real kubectl (RKE2 puts one in <data-dir>/bin) and the server's
+  /etc/rancher/rke2/rke2.yaml.
+- The API server: ../shared/apiserver (or $NUMA_KUBELET_APISERVER), a real kube-apiserver on loopback with free ports.
+  In each host, 127.0.0.1:6443 (where an RKE2 server serves its API) forwards to it, so lablabs' kubectl on the node
+  talks to the real API server; ../apiserver/node-agent-standin registers the Nodes and posts Ready from the RKE2
+  unit and the kubelet stand-in's /healthz (what RKE2's kubelet would do).
+- Hosts: podman containers of the test image, named with a prefix of this run (nothing fixed clashes with other
+  scenarios); inventory hosts server-1 (masters) and agent-1 (workers) in k8s_cluster.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import hashlib
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+
+import pytest
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+IMAGE = "localhost/numa-kubelet-testhost:bookworm"
+GROUPS = {"server-1": "masters", "agent-1": "workers"}
+UNITS = {"server-1": "rke2-server.service", "agent-1": "rke2-agent.service"}
+RKE2_VERSION = "v1.32.5+rke2r1"
+STARTS = "/var/log/kubelet-standin/starts.jsonl"
+CLONE_NEWNET = 0x40000000
+# Where an RKE2 server serves the Kubernetes API on its own loopback.
+RKE2_API_PORT = 6443
+
+
+def shared(variable, name):
+    return os.path.realpath(os.environ.get(variable) or os.path.join(REPO, "..", "shared", name))
+
+
+LABLABS = shared("NUMA_KUBELET_LABLABS_RKE2", os.path.join("clients", "lablabs.rke2"))
+APISERVER_UP = os.path.join(shared("NUMA_KUBELET_APISERVER", "apiserver"), "apiserver-up")
+
+
+def run(argv, check=True, **kwargs):
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
+    if check and result.returncode != 0:
+        raise AssertionError("%s failed (%d):\n%s\n%s" % (argv, result.returncode, result.stdout, result.stderr))
+    return result
+
+
+def podman_env():
+    env = dict(os.environ)
+    cache = os.environ.get("NUMA_KUBELET_CACHE")
+    test_hosts = os.environ.get("NUMA_KUBELET_TEST_HOSTS") or (cache and os.path.join(cache, "test-hosts")) or "/var/cache/numa-kubelet/test-hosts"
+    conf = os.path.join(test_hosts, "containers.conf")
+    if os.path.exists(conf):
+        env["CONTAINERS_CONF"] = conf
+    return env
+
+
+_libc = ctypes.CDLL("libc.so.6", use_errno=True)
+
+
+def _setns(fd):
+    if _libc.setns(fd, CLONE_NEWNET) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+
+
+class LoopbackForward:
+    """127.0.0.1:RKE2_API_PORT in a container's network namespace, forwarded to a port on the host's loopback."""
+
+    def __init__(self, pid, target_port):
+        self.target_port = target_port
+        own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+        theirs = os.open("/proc/%s/ns/net" % pid, os.O_RDONLY)
+        try:
+            _setns(theirs)  # only this thread, and only to create the listening socket there
+            try:
+                self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                self.listener.bind(("127.0.0.1", RKE2_API_PORT))
+                self.listener.listen(32)
+            finally:
+                _setns(own)
+        finally:
+            os.close(own)
+            os.close(theirs)
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                client, _address = self.listener.accept()
+            except OSError:
+                return  # closed
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=10)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def pump(source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self):
+        self.listener.close()
+
+
+class Cluster:
+    def __init__(self, tmp, collections_root):
+        self.tmp = tmp
+        self.collections_root = collections_root
+        self.env = podman_env()
+        self.prefix = "numa-lablabs-%d-" % os.getpid()
+        self.kubeconfig = None
+        self.pids = {}
+        self.forwards = []
+        self.agent = None
+        self.artifacts = os.path.join(tmp, "artifacts")
+
+    # -- lifecycle -------------------------------------------------------------------------------------------
+    def start(self):
+        for line in run([APISERVER_UP, "up", "--workdir", os.path.join(self.tmp, "apiserver")]).stdout.splitlines():
+            if line.startswith("KUBECONFIG="):
+                self.kubeconfig = line.split("=", 1)[1]
+        # This machine's per-NUMA MemTotal changes while it runs (memory onlined on the VM), and a kubelet restarted with
+        # an unchanged config refuses its checkpoint when it does ("the expected machine state is different from the
+        # real one"). Real nodes see that drift across reboots (kubernetes#109996), where the boot-time reset handles it;
+        # so that a stage fails only for what it tests, the hosts see the NUMA nodes' meminfo as it was at the start.
+        mounts = []
+        for meminfo in sorted(glob.glob("/sys/devices/system/node/node[0-9]*/meminfo")):
+            frozen = os.path.join(self.tmp, "%s-meminfo" % os.path.basename(os.path.dirname(meminfo)))
+            shutil.copyfile(meminfo, frozen)
+            mounts += ["--volume", "%s:%s:ro" % (frozen, meminfo)]
+        for host in GROUPS:
+            run(["podman", "run", "--detach", "--name", self.prefix + host, "--hostname", host, "--runtime=runc", "--systemd=always",
+                 "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"] + mounts + [IMAGE, "/sbin/init"], env=self.env)
+        for host in GROUPS:
+            self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", self.prefix + host], env=self.env).stdout.strip()
+            deadline = time.time() + 60
+            while self.sh(host, "systemctl is-system-running", check=False).stdout.strip() not in ("running", "degraded"):
+                assert time.time() < deadline, "%s: systemd did not finish booting in 60 s" % host
+                time.sleep(0.5)
+        with open(self.kubeconfig, encoding="utf-8") as handle:
+            config = yaml.safe_load(handle)
+        port = int(config["clusters"][0]["cluster"]["server"].rsplit(":", 1)[1])
+        self.forwards = [LoopbackForward(self.pids[host], port) for host in GROUPS]
+        self.build_artifacts(config)
+        self.agent_log = open(os.path.join(self.tmp, "node-agent.log"), "w")
+        self.agent = subprocess.Popen(
+            [sys.executable, os.path.join(REPO, "tests", "apiserver", "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
+            + ["--node=%s=%s:%s" % (host, self.prefix + host, UNITS[host]) for host in GROUPS],
+            stdout=self.agent_log, stderr=subprocess.STDOUT, env=self.env)
+
+    def stop(self):
+        if self.agent is not None:
+            self.agent.terminate()
+            self.agent.wait(10)
+            self.agent_log.close()
+        for forward in self.forwards:
+            forward.close()
+        for host in GROUPS:
+            run(["podman", "rm", "--force", "--time", "0", "--ignore", self.prefix + host], check=False, env=self.env)
+        if self.kubeconfig:
+            run([APISERVER_UP, "down", os.path.dirname(self.kubeconfig)], check=False)
+
+    def build_artifacts(self, host_kubeconfig):
+        """rke2_airgap_copy_sourcepath: rke2.sh and the files of lablabs' rke2_artifact, laying out the RKE2 STAND-IN."""
+        os.makedirs(self.artifacts)
+        shutil.copy(os.path.join(HERE, "rke2-install.sh"), os.path.join(self.artifacts, "rke2.sh"))
+        binary = os.path.join(self.tmp, "rke2")
+        run(["gcc", "-static", "-O2", "-Wall", "-Werror", "-o", binary, os.path.join(HERE, "rke2-standin-binary.c")])
+        # What a node's kubectl reads: the API server behind the node's own 127.0.0.1:6443 (LoopbackForward).
+        node_kubeconfig = json.loads(json.dumps(host_kubeconfig))
+        node_kubeconfig["clusters"][0]["cluster"]["server"] = "https://127.0.0.1:%d" % RKE2_API_PORT
+        kubectl = shutil.which("kubectl")
+        units = {}
+        for role in ("server", "agent"):
+            other = "agent" if role == "server" else "server"
+            prepare = ("install -D -m 0755 /usr/local/share/rke2-standin/kubectl /var/lib/rancher/rke2/bin/kubectl"
+                       + (" && install -D -m 0600 /usr/local/share/rke2-standin/rke2.yaml /etc/rancher/rke2/rke2.yaml" if role == "server" else ""))
+            units["lib/systemd/system/rke2-%s.service" % role] = (
+                "# RKE2 %s STAND-IN (tests/lablabs): not RKE2. Restart= as RKE2's own unit.\n"
+                "[Unit]\nDescription=RKE2 %s STAND-IN for numa.kubelet tests (not RKE2)\nAfter=network-online.target\nConflicts=rke2-%s.service\n\n"
+                "[Service]\nType=simple\nExecStartPre=/bin/sh -c '%s'\nExecStart=/usr/local/bin/rke2 %s\nRestart=always\nRestartSec=5s\n\n"
+                "[Install]\nWantedBy=multi-user.target\n" % (role, role, other, prepare, role))
+        tarball = os.path.join(self.artifacts, "rke2.linux-amd64.tar.gz")
+        with tarfile.open(tarball, "w:gz") as archive:
+            archive.add(binary, "bin/rke2")
+            # The repository's RKE2 stand-in over the image's copy: the RKE2 this tarball installs is the one tested here.
+            archive.add(os.path.join(REPO, "tests", "hosts", "standins", "rke2-standin"), "bin/rke2-standin")
+            archive.add(os.path.realpath(kubectl), "share/rke2-standin/kubectl")
+            for name, text in dict(units, **{"share/rke2-standin/version": RKE2_VERSION + "\n",
+                                             "share/rke2-standin/rke2.yaml": yaml.safe_dump(node_kubeconfig)}).items():
+                data = text.encode()
+                info = tarfile.TarInfo(name)
+                info.size, info.mode = len(data), 0o644
+                archive.addfile(info, io.BytesIO(data))
+        # Copied by lablabs, not used by the stand-in (there are no images to import).
+        open(os.path.join(self.artifacts, "rke2-images.linux-amd64.tar.zst"), "wb").close()
+        sums = []
+        for name in ("rke2.linux-amd64.tar.gz", "rke2-images.linux-amd64.tar.zst"):
+            with open(os.path.join(self.artifacts, name), "rb") as handle:
+                sums.append("%s  %s\n" % (hashlib.sha256(handle.read()).hexdigest(), name))
+        with open(os.path.join(self.artifacts, "sha256sum-amd64.txt"), "w", encoding="utf-8") as handle:
+            handle.writelines(sums)
+
+    # -- helpers ---------------------------------------------------------------------------------------------
+    def sh(self, host, script, check=True):
+        return run(["nsenter", "--target", self.pids[host], "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script], check=check)
+
+    def starts(self, host):
+        text = self.sh(host, "cat %s 2>/dev/null || true" % STARTS).stdout
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def read(self, host, path):
+        result = self.sh(host, "cat %s" % path, check=False)
+        return result.stdout if result.returncode == 0 else None
+
+    def inventory(self, hosts_vars, name="inventory.yml"):
+        """lablabs' airgap copy mode and the per-host variables given (the intent, lablabs' own per-host values)."""
+        connection = {host: {"ansible_connection": "community.docker.nsenter", "ansible_nsenter_pid": int(self.pids[host]),
+                             "ansible_python_interpreter": "/usr/bin/python3"} for host in GROUPS}
+        groups = {}
+        for host, group in GROUPS.items():
+            groups.setdefault(group, {"hosts": {}})["hosts"][host] = dict(connection[host], **hosts_vars.get(host, {}))
+        inventory = {"all": {"vars": {
+            "rke2_version": RKE2_VERSION, "rke2_airgap_mode": True, "rke2_airgap_implementation": "copy",
+            "rke2_airgap_copy_sourcepath": self.artifacts, "rke2_token": "numa-kubelet-lablabs-test", "rke2_api_ip": "127.0.0.1"},
+            "children": {"k8s_cluster": {"children": groups}}}}
+        path = os.path.join(self.tmp, name)
+        with open(path, "w", encoding="utf-8") as out:
+            yaml.safe_dump(inventory, out, sort_keys=False)
+        return path
+
+    def playbook(self, playbook, inventory):
+        env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=self.collections_root, ANSIBLE_ROLES_PATH=os.path.dirname(LABLABS),
+                   ANSIBLE_HOST_KEY_CHECKING="false", ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", ANSIBLE_PIPELINING="true",
+                   ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_HOME=os.path.join(self.tmp, "ansible-home"))
+        env.pop("KUBECONFIG", None)
+        if os.environ.get("NUMA_KUBELET_LABLABS_PYTHONPATH"):
+            # lablabs.rke2's controller-side need: ansible.utils' ipwrap filter imports netaddr (scripts/test installs it there).
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ["NUMA_KUBELET_LABLABS_PYTHONPATH"], env.get("PYTHONPATH")]))
+        started = time.time()
+        result = run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), playbook, "-i", inventory], check=False, cwd=REPO, env=env)
+        with open(os.path.join(self.tmp, "playbook-%d.log" % int(started)), "w", encoding="utf-8") as log:
+            log.write(result.stdout + result.stderr)
+        return result
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory, collections_root):
+    if not os.path.isdir(os.path.join(LABLABS, "tasks")):
+        pytest.skip("lablabs.rke2 is not at %s (../shared/clients/lablabs.rke2)" % LABLABS)
+    if not os.path.exists(APISERVER_UP):
+        pytest.skip("no real API server at %s (../shared/apiserver)" % os.path.dirname(APISERVER_UP))
+    if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("kubectl") or not shutil.which("gcc"):
+        pytest.skip("needs root, podman, kubectl and gcc")
+    if run(["podman", "image", "exists", IMAGE], check=False, env=podman_env()).returncode != 0:
+        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % IMAGE)
+    cluster = Cluster(str(tmp_path_factory.mktemp("lablabs")), collections_root)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
