@@ -9,7 +9,7 @@ DOCUMENTATION = r"""
 ---
 module: container_numa
 short_description: Read the kernel's NUMA view of a node's pod containers and the kubelet's checkpoints
-version_added: 0.1.0
+version_added: 0.2.0
 description:
   - Read-only, in one round trip, what the C(numa.kubelet.kubelet_numa_alignment) filter compares (the alignment
     check of C(numa.kubelet.verify)).

@@ -9,7 +9,7 @@ DOCUMENTATION = r"""
 ---
 module: restart_kubelet
 short_description: Restart the kubelet as one transaction on the node, rolling back on failure
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - "Runs on the node, in one call: stop the unit, remove C(memory_manager_state) (and C(cpu_manager_state) with
     O(reset_cpu_manager_state)), start it, wait for C(/healthz), watch the unit for O(settle) seconds from its start,
