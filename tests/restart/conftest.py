@@ -110,13 +110,17 @@ class Node:
         return self.starts()[-1]
 
     # -- running Ansible ---------------------------------------------------------------------------------------
-    def inventory(self, **variables):
+    def inventory(self, groups=(), **variables):
+        """An inventory of this host with `variables`, also a member of each of `groups`."""
         host = {"ansible_connection": "community.docker.nsenter", "ansible_nsenter_pid": int(self.pid),
                 "ansible_python_interpreter": "/usr/bin/python3", "kubelet_numa_config": INTENT, "kubelet_numa_health_timeout": 20}
         host.update(variables)
         path = os.path.join(self.tmp, "inventory-%s.yml" % self.name)
+        inventory = {"all": {"hosts": {self.name: host}}}
+        if groups:
+            inventory["all"]["children"] = {group: {"hosts": {self.name: {}}} for group in groups}
         with open(path, "w", encoding="utf-8") as out:
-            yaml.safe_dump({"all": {"hosts": {self.name: host}}}, out)
+            yaml.safe_dump(inventory, out)
         return path
 
     def playbook_env(self):
@@ -124,15 +128,16 @@ class Node:
                     ANSIBLE_CALLBACK_RESULT_FORMAT="yaml", ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
                     ANSIBLE_PIPELINING="true", ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_RETRY_FILES_ENABLED="false")
 
-    def playbook_argv(self, playbook, *extra, **variables):
-        return [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), playbook, "-i", self.inventory(**variables)] + list(extra)
+    def playbook_argv(self, playbook, *extra, groups=(), **variables):
+        return [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), playbook,
+                "-i", self.inventory(groups, **variables)] + list(extra)
 
-    def play(self, tasks, *extra, **variables):
+    def play(self, tasks, *extra, groups=(), **variables):
         """Run one play of `tasks` on this host; the CompletedProcess."""
         path = os.path.join(self.tmp, "play-%s.yml" % self.name)
         with open(path, "w", encoding="utf-8") as out:
             yaml.safe_dump([{"name": "Test play", "hosts": "all", "gather_facts": False, "tasks": tasks}], out, sort_keys=False)
-        return run(self.playbook_argv(path, *extra, **variables), check=False, cwd=REPO, env=self.playbook_env())
+        return run(self.playbook_argv(path, *extra, groups=groups, **variables), check=False, cwd=REPO, env=self.playbook_env())
 
     def role(self, *extra, **variables):
         return self.play([{"name": "Run the role", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}}], *extra, **variables)
