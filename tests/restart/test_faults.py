@@ -196,6 +196,7 @@ def test_rollout_summary_for_a_host_lost_mid_restart(node_factory):
     before = node.starts()
     log = open(os.path.join(node.tmp, "rollout-%s.log" % node.name), "w+")
     argv = node.playbook_argv(os.path.join(REPO, "playbooks", "rollout.yml"), kubelet_numa_config=CHANGED,
+                              kubelet_numa_rollout_node_local=True,
                               ansible_nsenter_pid="{{ lookup('ansible.builtin.file', '%s') | int }}" % pid_file)
     controller = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=node.playbook_env(), cwd=REPO)
     wait_for(lambda: stopping(node), 180, "the kubelet stopping")
