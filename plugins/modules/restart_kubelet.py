@@ -148,10 +148,10 @@ import signal
 import subprocess
 import time
 import urllib.error
-import urllib.request
 import uuid
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.urls import open_url
 from ansible_collections.numa.kubelet.plugins.module_utils.kubelet_checkpoint import checkpoint_problems
 
 RUN_DIR = "/run/numa-kubelet"
@@ -182,8 +182,9 @@ def unit_show(unit):
 
 def healthz(url):
     try:
-        with urllib.request.urlopen(url, timeout=2) as answer:  # nosec: the node's own kubelet, a URL from its config
-            return answer.status == 200
+        # The node's own kubelet on a URL from its config: never through a proxy.
+        with open_url(url, timeout=2, use_proxy=False) as answer:
+            return answer.getcode() == 200
     except (urllib.error.URLError, OSError, ValueError):
         return False
 

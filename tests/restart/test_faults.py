@@ -7,7 +7,6 @@ converges (it plans no restart, so the files and the checkpoint agree with the p
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
