@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.numa.kubelet.plugins.modules import container_numa
 from ansible_collections.numa.kubelet.tests.unit.plugins.modules.fake_sysfs import make_tree
+from ansible_collections.numa.kubelet.tests.unit.plugins.modules.module_args import patch_module_args
 
 UID = "4f0c36cbde1bb1a4c9ff7d4f3a5e0d5e"
 APP_ID = "a" * 64

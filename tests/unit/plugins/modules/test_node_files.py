@@ -12,26 +12,10 @@ import pwd
 
 import pytest
 
-try:
-    from ansible.module_utils.testing import patch_module_args
-except ImportError:  # ansible-core < 2.19: the module arguments are read from basic._ANSIBLE_ARGS
-    import contextlib
-
-    from ansible.module_utils import basic
-
-    @contextlib.contextmanager
-    def patch_module_args(args):
-        """What ansible.module_utils.testing.patch_module_args does from ansible-core 2.19 on."""
-        previous = basic._ANSIBLE_ARGS
-        basic._ANSIBLE_ARGS = json.dumps({"ANSIBLE_MODULE_ARGS": args}).encode()
-        try:
-            yield
-        finally:
-            basic._ANSIBLE_ARGS = previous
-
 from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
 from ansible_collections.numa.kubelet.plugins.modules import node_files
 from ansible_collections.numa.kubelet.plugins.modules.node_files import _attributes
+from ansible_collections.numa.kubelet.tests.unit.plugins.modules.module_args import patch_module_args
 
 
 def test_attributes_of_a_file_and_a_directory(tmp_path):
