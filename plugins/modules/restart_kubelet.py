@@ -54,7 +54,10 @@ options:
     description: The kubelet's healthz URL; none (healthz disabled) waits for the unit to be active instead.
     type: str
   health_timeout:
-    description: Seconds to wait for the kubelet to answer O(health_url) after a start, before rolling back.
+    description:
+      - Seconds to wait for the kubelet to answer O(health_url) after a start, before rolling back.
+      - Within the same time, the check against O(expected_state) waits for the kubelet to write the machine state
+        into C(memory_manager_state): the real kubelet answers C(/healthz) before its memory manager starts.
     type: int
     default: 120
   settle:

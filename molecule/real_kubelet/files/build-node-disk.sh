@@ -18,7 +18,9 @@ started=$SECONDS
 
 die() { printf 'build-node-disk: ERROR: %s\n' "$*" >&2; exit 1; }
 
-[ -f "$hosts/vm.stamp" ] && [ -d "$hosts/rootfs-vm" ] || die "no VM image in $hosts: run scripts/build-test-hosts --only vm"
+if [ ! -f "$hosts/vm.stamp" ] || [ ! -d "$hosts/rootfs-vm" ]; then
+    die "no VM image in $hosts: run scripts/build-test-hosts --only vm"
+fi
 mapfile -t packages < <(find "$debs" -maxdepth 1 \( -name 'containerd_*.deb' -o -name 'runc_*.deb' \) | sort)
 [ ${#packages[@]} -eq 2 ] || die "expected one containerd and one runc .deb in $debs, found: ${packages[*]:-none}"
 
