@@ -75,6 +75,6 @@ def test_prints_the_files_written_into_the_chosen_directory(rendered):
 
 
 def test_nothing_warns(rendered):
-    result, _ = rendered
+    result = rendered[0]
     assert not re.search(r"WARNING|DEPRECATION|Could not match supplied host pattern", result.stdout + result.stderr), \
         result.stdout + result.stderr
