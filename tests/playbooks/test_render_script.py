@@ -25,14 +25,15 @@ RENDER_VENV = os.environ.get("NUMA_KUBELET_RENDER_VENV") or os.path.join(
 pytestmark = pytest.mark.skipif(not os.path.exists(SCRIPT), reason="scripts/ is not part of an installed collection")
 
 
-def requirements():
-    """{distribution name: pinned version} of requirements-dev.txt."""
+def requirements(*files):
+    """{distribution name: pinned version} of the checkout's requirements files."""
     pins = {}
-    with open(os.path.join(REPO, "requirements-dev.txt"), encoding="utf-8") as handle:
-        for line in handle:
-            match = re.match(r"^([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==(\S+)", line)
-            if match:
-                pins[match.group(1).lower()] = match.group(2)
+    for name in files:
+        with open(os.path.join(REPO, name), encoding="utf-8") as handle:
+            for line in handle:
+                match = re.match(r"^([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==(\S+)", line)
+                if match:
+                    pins[match.group(1).lower()] = match.group(2)
     return pins
 
 
@@ -56,10 +57,10 @@ def test_render_venv_holds_ansible_core_at_the_pin_and_no_test_tool(rendered):
     listed = subprocess.run([os.path.join(RENDER_VENV, "bin", "python"), "-m", "pip", "list", "--format", "json"],
                             capture_output=True, text=True, check=True, timeout=300)
     installed = {package["name"].lower(): package["version"] for package in json.loads(listed.stdout)}
-    pins = requirements()
+    pins = requirements("requirements-dev.txt", "requirements-tools.txt")
     assert installed["ansible-core"] == pins["ansible-core"]
     test_tools = sorted(set(pins) - {"ansible-core"})
-    assert "molecule" in test_tools and "ansible-lint" in test_tools
+    assert {"molecule", "ansible-lint", "pytest", "ruff"} <= set(test_tools)
     assert [tool for tool in test_tools if tool in installed] == []
 
 
