@@ -56,8 +56,8 @@ options:
   health_timeout:
     description:
       - Seconds to wait for the kubelet to answer O(health_url) after a start, before rolling back.
-      - Within the same time, the check against O(expected_state) waits for the kubelet to write the machine state
-        into C(memory_manager_state): the real kubelet answers C(/healthz) before its memory manager starts.
+      - "Within the same time, the check against O(expected_state) waits for the kubelet to write the machine state
+        into C(memory_manager_state): the real kubelet answers C(/healthz) before its memory manager starts."
     type: int
     default: 120
   settle:
