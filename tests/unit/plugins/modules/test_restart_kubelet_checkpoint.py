@@ -68,7 +68,7 @@ def test_waits_for_the_machine_state(tmp_path, first):
 def test_a_written_checkpoint_that_differs_fails_at_once(tmp_path):
     (tmp_path / "memory_manager_state").write_text(WRITTEN)
     began = time.monotonic()
-    with pytest.raises(restart_kubelet.StepFailed, match="memory_manager_state reserves .* bytes per NUMA node, the plan"):
+    with pytest.raises(restart_kubelet.StepFailed, match=r"memory_manager_state reserves .* bytes per NUMA node, the plan"):
         _transaction(tmp_path, 30, reserved={"0": 1, "1": 1}).check_checkpoint()
     assert time.monotonic() - began < 5
 
