@@ -29,6 +29,7 @@ import time
 
 import pytest
 import yaml
+from podman_hosts import image_exists, podman_env, remove, run, start
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)
@@ -42,23 +43,6 @@ CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
 INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
           "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
-
-
-def run(argv, check=True, **kwargs):
-    result = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=900, **kwargs)
-    if check and result.returncode != 0:
-        raise AssertionError("%s failed (%d):\n%s\n%s" % (argv, result.returncode, result.stdout[-4000:], result.stderr[-4000:]))
-    return result
-
-
-def podman_env():
-    env = dict(os.environ)
-    cache = os.environ.get("NUMA_KUBELET_CACHE")
-    test_hosts = os.environ.get("NUMA_KUBELET_TEST_HOSTS") or (cache and os.path.join(cache, "test-hosts")) or "/var/cache/numa-kubelet/test-hosts"
-    conf = os.path.join(test_hosts, "containers.conf")
-    if os.path.exists(conf):
-        env["CONTAINERS_CONF"] = conf
-    return env
 
 
 def runner_env():
@@ -87,7 +71,7 @@ def ee_image(tmp_path_factory):
     if os.geteuid() != 0 or not shutil.which("podman"):
         pytest.skip("needs root and podman")
     for image in (BASE_IMAGE, NODE_IMAGE):
-        if run(["podman", "image", "exists", image], check=False, env=podman_env()).returncode != 0:
+        if not image_exists(image):
             pytest.skip("no image %s (scripts/build-test-hosts --only ee)" % image)
     context = str(tmp_path_factory.mktemp("ee"))
     build = os.path.join(context, "build")
@@ -96,10 +80,14 @@ def ee_image(tmp_path_factory):
     shutil.copy(os.path.join(build, tarball), os.path.join(context, "numa-kubelet.tar.gz"))
     shutil.copy(os.path.join(REPO, "tests", "ee", "execution-environment.yml"), context)
     extra = ["--extra-build-cli-args=-v %s:%s:ro" % (CA_BUNDLE, CA_BUNDLE)] if os.path.exists(CA_BUNDLE) else []
+    previous = run(["podman", "image", "inspect", "--format", "{{.Id}}", EE_IMAGE], check=False, env=podman_env()).stdout.strip()
     started = time.monotonic()
     run([os.path.join(BIN, "ansible-builder"), "build", "-f", "execution-environment.yml", "--context", "context",
-         "--tag", EE_IMAGE, "--container-runtime", "podman"] + extra, cwd=context, env=podman_env())
+         "--tag", EE_IMAGE, "--container-runtime", "podman"] + extra, cwd=context, env=podman_env(), timeout=900)
     print("ansible-builder built %s in %.0f s" % (EE_IMAGE, time.monotonic() - started))
+    if previous and previous != run(["podman", "image", "inspect", "--format", "{{.Id}}", EE_IMAGE], env=podman_env()).stdout.strip():
+        # The image the tag named before this build: not left behind at every run (kept while a container uses it).
+        run(["podman", "rmi", previous], check=False, env=podman_env())
     listed = run(["podman", "run", "--rm", EE_IMAGE, "ansible-galaxy", "collection", "list", "numa.kubelet", "--format", "json"],
                  env=podman_env()).stdout
     assert any("numa.kubelet" in collections for collections in json.loads(listed).values()), listed
@@ -144,14 +132,8 @@ def test_render_in_the_ee_is_what_the_controller_renders(ee_image, tmp_path):
 @pytest.fixture()
 def ssh_node(tmp_path):
     env = podman_env()
-    run(["podman", "rm", "--force", "--ignore", NODE], env=env)
     try:
-        run(["podman", "run", "--detach", "--name", NODE, "--hostname", "ee-node", "--runtime=runc", "--systemd=always",
-             "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768", NODE_IMAGE, "/sbin/init"], env=env)
-        deadline = time.time() + 120
-        while run(["podman", "exec", NODE, "systemctl", "is-system-running"], check=False, env=env).stdout.strip() not in ("running", "degraded"):
-            assert time.time() < deadline, "systemd in %s did not finish booting in 120 s" % NODE
-            time.sleep(0.5)
+        start(NODE, image=NODE_IMAGE, hostname="ee-node")
         run(["podman", "exec", NODE, "numa-standin-provision", "kubeadm"], env=env)
         key = tmp_path / "id_ed25519"
         run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "numa-kubelet-ee-test", "-f", str(key)])
@@ -161,7 +143,7 @@ def ssh_node(tmp_path):
         assert address, "no address for %s" % NODE
         yield {"address": address, "key": key.read_text()}
     finally:
-        run(["podman", "rm", "--force", "--time", "0", "--ignore", NODE], check=False, env=env)
+        remove(NODE)
 
 
 def test_rollout_over_ssh_through_transmit_worker_process(ee_image, ssh_node, tmp_path):

@@ -19,16 +19,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import sysconfig
-import time
 
 import pytest
 import yaml
+from podman_hosts import TEST_HOST_IMAGE, image_exists, podman_env, remove, run, start
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-IMAGE = "localhost/numa-kubelet-testhost:bookworm"
 HOST = "login-node"
 CONTAINER = "numa-kubelet-login-%d" % os.getpid()
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
@@ -36,23 +34,6 @@ WATCHED = [DROPIN, "/etc/default/kubelet", "/var/lib/kubelet/config.yaml", "/var
 INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
           "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
 BIN = os.path.dirname(sys.executable)
-
-
-def run(argv, check=True, **kwargs):
-    result = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=600, **kwargs)
-    if check and result.returncode != 0:
-        raise AssertionError("%s failed (%d):\n%s\n%s" % (argv, result.returncode, result.stdout, result.stderr))
-    return result
-
-
-def podman_env():
-    env = dict(os.environ)
-    cache = os.environ.get("NUMA_KUBELET_CACHE")
-    test_hosts = os.environ.get("NUMA_KUBELET_TEST_HOSTS") or (cache and os.path.join(cache, "test-hosts")) or "/var/cache/numa-kubelet/test-hosts"
-    conf = os.path.join(test_hosts, "containers.conf")
-    if os.path.exists(conf):
-        env["CONTAINERS_CONF"] = conf
-    return env
 
 
 class Node:
@@ -68,19 +49,13 @@ class Node:
         return run(["podman", "exec", CONTAINER, "sh", "-ec", script], check=check, env=self.env)
 
     def start(self):
-        run(["podman", "rm", "--force", "--ignore", CONTAINER], env=self.env)
-        run(["podman", "run", "--detach", "--name", CONTAINER, "--hostname", HOST, "--runtime=runc", "--systemd=always",
-             "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768", IMAGE, "/sbin/init"], env=self.env)
-        deadline = time.time() + 120
-        while self.sh("systemctl is-system-running || true").stdout.strip() not in ("running", "degraded"):
-            assert time.time() < deadline, "systemd in %s did not finish booting in 120 s" % CONTAINER
-            time.sleep(0.5)
+        start(CONTAINER, hostname=HOST)
         self.sh("numa-standin-provision kubeadm")
         self.sh("useradd --create-home --shell /bin/bash deploy && echo 'deploy ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/deploy"
                 " && chmod 0440 /etc/sudoers.d/deploy")
 
     def stop(self):
-        run(["podman", "rm", "--force", "--time", "0", "--ignore", CONTAINER], check=False, env=self.env)
+        remove(CONTAINER)
 
     def install_collection(self):
         """README: ansible-galaxy collection build, then install the tarball; here into the empty HOME's default path."""
@@ -130,8 +105,8 @@ def site_collections():
 def node(tmp_path_factory):
     if os.geteuid() != 0 or not shutil.which("podman"):
         pytest.skip("needs root and podman")
-    if run(["podman", "image", "exists", IMAGE], check=False, env=podman_env()).returncode != 0:
-        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % IMAGE)
+    if not image_exists(TEST_HOST_IMAGE):
+        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % TEST_HOST_IMAGE)
     test_node = Node(str(tmp_path_factory.mktemp("login")))
     try:
         test_node.start()
