@@ -107,8 +107,22 @@ options:
       - "Restart nothing: wait until the transaction running on O(unit), if any, has ended (a lock on the node), and
         return the report of the last one (RV(report_found) false when there is none). For a rescue whose connection
         was lost mid-restart, so that it never races the transaction that goes on on the node."
+      - With O(token), wait for the report of that transaction (started with O(wait=false)) and return it as its own
+        result.
     type: bool
     default: false
+  wait:
+    description:
+      - "V(false): start the transaction on the node and return at once with its RV(token) (and, with C(--diff), the
+        files it writes); a later call with O(only_report) and that O(token) waits for its report. So one task starts
+        the restarts of every host of a play without a fork of the controller waiting out each one."
+    type: bool
+    default: true
+    version_added: 0.2.0
+  token:
+    description: With O(only_report), the RV(token) of the transaction to wait for.
+    type: str
+    version_added: 0.2.0
 attributes:
   check_mode:
     description: Reports which files of O(write) it would change and that it would restart the kubelet, and does nothing.
@@ -172,6 +186,11 @@ report_found:
   description: With O(only_report), whether a report of an earlier transaction was found.
   returned: with O(only_report)
   type: bool
+token:
+  description: With O(wait=false), the transaction's token, for O(only_report).
+  returned: with O(wait=false), when the transaction was started
+  type: str
+  version_added: 0.2.0
 transaction_failed:
   description: With O(only_report), whether the transaction reported failed (also when the task's C(failed_when) hides it).
   returned: with O(only_report), when a report was found
@@ -566,6 +585,31 @@ def report(module, unit, result_path):
     module.exit_json(**result)
 
 
+def wait_for_report(module, params, result_path, token, writes):
+    """The transaction's report, once it has written it; the task's result."""
+    # Stop, start, the health wait and settle, and the same again for a rollback, plus systemd's own stop timeouts.
+    deadline = time.monotonic() + 2 * (params["health_timeout"] + params["settle"]) + 2 * SYSTEMCTL_TIMEOUT
+    while True:
+        try:
+            with open(result_path, encoding="utf-8") as handle:
+                result = json.load(handle)
+            if result.get("token") == token:
+                break
+        except (FileNotFoundError, ValueError):
+            pass
+        if time.monotonic() > deadline:
+            module.fail_json(msg="restart_kubelet: the transaction on %s has not ended; it goes on on the node (%s)" % (params["unit"], result_path))
+        time.sleep(0.05)
+    result.pop("token", None)
+    if params["only_report"]:
+        result.update(report_found=True, transaction_failed=bool(result.get("failed")))
+    # What the transaction wrote, before and after (it wrote what differed when it took the lock).
+    result["diff"] = diffs([item for item in writes if item["path"] in result.get("written", [])])
+    if result.get("failed"):
+        module.fail_json(**result)
+    module.exit_json(**result)
+
+
 def bad_input(module):
     """Each item of files and write as this module needs it; the message names the item and the rule."""
     for item in module.params["files"]:
@@ -601,6 +645,8 @@ def main():
             "directories": {"type": "list", "elements": "path", "default": []},
             "restart": {"type": "bool", "default": True},
             "only_report": {"type": "bool", "default": False},
+            "wait": {"type": "bool", "default": True},
+            "token": {"type": "str", "no_log": False},
         },
         supports_check_mode=True,
     )
@@ -608,7 +654,10 @@ def main():
     bad_input(module)
     if params["only_report"]:
         os.makedirs(RUN_DIR, mode=0o755, exist_ok=True)
-        report(module, params["unit"], os.path.join(RUN_DIR, "%s.transaction.json" % params["unit"]))
+        result_path = os.path.join(RUN_DIR, "%s.transaction.json" % params["unit"])
+        if params["token"]:
+            wait_for_report(module, params, result_path, params["token"], [])
+        report(module, params["unit"], result_path)
     directories = pending_directories(params["directories"])
     writes = pending_writes(params["write"])
     if module.check_mode:
@@ -629,25 +678,10 @@ def main():
     if child == 0:
         _detach_and_run(params, params["directories"], params["write"], result_path, token)
     os.waitpid(child, 0)
-    # Stop, start, the health wait and settle, and the same again for a rollback, plus systemd's own stop timeouts.
-    deadline = time.monotonic() + 2 * (params["health_timeout"] + params["settle"]) + 2 * SYSTEMCTL_TIMEOUT
-    while True:
-        try:
-            with open(result_path, encoding="utf-8") as handle:
-                result = json.load(handle)
-            if result.get("token") == token:
-                break
-        except (FileNotFoundError, ValueError):
-            pass
-        if time.monotonic() > deadline:
-            module.fail_json(msg="restart_kubelet: the transaction on %s has not ended; it goes on on the node (%s)" % (params["unit"], result_path))
-        time.sleep(0.05)
-    result.pop("token", None)
-    # What the transaction wrote, before and after (it wrote what differed when it took the lock).
-    result["diff"] = diffs([item for item in writes if item["path"] in result.get("written", [])])
-    if result.get("failed"):
-        module.fail_json(**result)
-    module.exit_json(**result)
+    if not params["wait"]:
+        module.exit_json(changed=True, token=token, steps=[], written=[item["path"] for item in writes], diff=diffs(writes),
+                         msg="%s: the transaction runs on the node; its report: only_report with this token" % params["unit"])
+    wait_for_report(module, params, result_path, token, writes)
 
 
 if __name__ == "__main__":
