@@ -145,7 +145,7 @@ EXAMPLES = r"""
     write:
       - path: /etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf
         mode: "0644"
-        content: "{{ lookup('ansible.builtin.template', 'dropin.conf.j2') }}"
+        content: "{{ {'apiVersion': 'kubelet.config.k8s.io/v1beta1', 'kind': 'KubeletConfiguration'} | combine(kubelet_config) | to_nice_yaml }}"
   register: restarted
 """
 
