@@ -90,7 +90,7 @@ def kube_reserved_cpu_millicores(vcpus: int) -> int:
     total = _positive_int("vcpus", vcpus, "the node's online CPUs") * 1000
     ends = _CPU_RANGE_STARTS[1:] + (total,)
     reserved = 0
-    for start, end, parts in zip(_CPU_RANGE_STARTS, ends, _CPU_RANGE_PARTS_PER_10000):
+    for start, end, parts in zip(_CPU_RANGE_STARTS, ends, _CPU_RANGE_PARTS_PER_10000, strict=True):
         # getResourceToReserveInRange: 0 when total <= start, else (min(total, end) - start) * percentage / 10000.
         if total > start:
             reserved += (min(total, end) - start) * parts // 10000

@@ -176,7 +176,7 @@ def _scalar_problem(kind, value):
     if kind in _INT_BOUNDS:
         low, high = _INT_BOUNDS[kind]
         # YAML 110.0 reaches the kubelet as the JSON number 110, which an integer field takes; 1.5 it refuses.
-        whole = isinstance(value, int) or isinstance(value, float) and value.is_integer()
+        whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
         return isinstance(value, bool) or not whole or not low <= value <= high
     if kind == "float64":
         return isinstance(value, bool) or not isinstance(value, (int, float))

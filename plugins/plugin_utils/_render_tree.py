@@ -179,7 +179,7 @@ def _open_host(dest, host, create):
         os.close(dest_fd)
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
             raise RenderPathError("%s: %s; numa.kubelet.render writes a host's files only into a directory of its own under dest and "
-                                  "follows no link: move it away" % (label, "is a symlink" if os.path.islink(label) else "is not a directory"))
+                                  "follows no link: move it away" % (label, "is a symlink" if os.path.islink(label) else "is not a directory")) from exc
         raise
     return dest_fd, _Tree(host_fd, label), made
 

@@ -37,8 +37,8 @@ _PERCENT = re.compile(r"^([1-9][0-9]?|100)%$")
 
 def serial_problems(serial):
     """Problems with a rollout batch size: a count >= 1 or a percentage of 1-100 %."""
-    if isinstance(serial, bool) or not (isinstance(serial, int) and serial >= 1
-                                        or isinstance(serial, str) and (_COUNT.match(serial) or _PERCENT.match(serial))):
+    if isinstance(serial, bool) or not ((isinstance(serial, int) and serial >= 1)
+                                        or (isinstance(serial, str) and (_COUNT.match(serial) or _PERCENT.match(serial)))):
         return ["kubelet_numa_rollout_serial: %r (%s) is neither a count (1, 2, ...) nor a percentage (1%% to 100%%)"
                 % (plain_data(serial), _builtin_type_name(serial))]
     return []

@@ -9,6 +9,8 @@ CACHE=${NUMA_KUBELET_CACHE:-$REPO/.cache}
 TEST_HOSTS=${NUMA_KUBELET_TEST_HOSTS:-${NUMA_KUBELET_CACHE:+$NUMA_KUBELET_CACHE/test-hosts}}
 TEST_HOSTS=${TEST_HOSTS:-/var/cache/numa-kubelet/test-hosts}
 VENV=${NUMA_KUBELET_VENV:-$REPO/.venv}
+TOOLS_VENV=${NUMA_KUBELET_TOOLS_VENV:-$CACHE/tools-venv}
+RENDER_VENV=${NUMA_KUBELET_RENDER_VENV:-$CACHE/render-venv}
 PYTHON=${NUMA_KUBELET_PYTHON:-python3}
 
 say() { printf '[%s %s] %s\n' "${0##*/}" "$(date +%H:%M:%S)" "$*"; }
@@ -39,21 +41,71 @@ ensure_debian_packages() {
     [ ${#need[@]} -eq 0 ] || die "missing Debian packages after apt-get install: ${need[*]}"
 }
 
-# The project's virtualenv with the pinned tools of requirements-dev.txt; rebuilt when that file changes.
-ensure_venv() {
-    local stamp=$VENV/.requirements.sha256 wanted
-    wanted=$(sha256sum "$REPO/requirements-dev.txt" | cut -d' ' -f1)
-    if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
-        return 0
-    fi
+# A Python that can make virtualenvs (python3-venv on Debian).
+ensure_python_venv() {
     "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "$PYTHON is older than Python 3.11"
     "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null || ensure_debian_packages python3-venv
-    say "creating the virtualenv $VENV from requirements-dev.txt (a few minutes the first time)"
-    rm -rf "$VENV"
-    "$PYTHON" -m venv "$VENV"
-    "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-    "$VENV/bin/python" -m pip install -q -r "$REPO/requirements-dev.txt" || die "pip install -r requirements-dev.txt failed"
+}
+
+# A virtualenv VENV with the pinned packages of REQUIREMENTS (a file of the checkout); rebuilt when that file changes.
+ensure_venv_of() {
+    local venv=$1 requirements=$2 stamp=$1/.requirements.sha256 wanted
+    wanted=$(sha256sum "$REPO/$requirements" | cut -d' ' -f1)
+    if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+        return 0
+    fi
+    ensure_python_venv
+    say "creating the virtualenv $venv from $requirements (a few minutes the first time)"
+    rm -rf "$venv"
+    "$PYTHON" -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
+    "$venv/bin/python" -m pip install -q -r "$REPO/$requirements" || die "pip install -r $requirements failed"
     echo "$wanted" >"$stamp"
+}
+
+# The project's virtualenv with the pinned tools of requirements-dev.txt.
+ensure_venv() {
+    ensure_venv_of "$VENV" requirements-dev.txt
+}
+
+# ruff, pre-commit and ansible-runner (requirements-tools.txt), beside the project's virtualenv.
+ensure_tools_venv() {
+    ensure_venv_of "$TOOLS_VENV" requirements-tools.txt
+}
+
+# The render's own virtualenv: ansible-core alone (with what pip installs for it), at requirements-dev.txt's pin so
+# that it renders exactly what the tests check; a user who only renders needs none of the test tools.
+render_core_requirement() {
+    grep -E '^ansible-core==' "$REPO/requirements-dev.txt" || die "requirements-dev.txt pins no ansible-core"
+}
+
+ensure_render_venv() {
+    local stamp=$RENDER_VENV/.numa-kubelet-render wanted
+    wanted=$(render_core_requirement)
+    if [ -x "$RENDER_VENV/bin/ansible-playbook" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+        return 0
+    fi
+    ensure_python_venv
+    say "creating the render's virtualenv $RENDER_VENV ($wanted only)"
+    rm -rf "$RENDER_VENV"
+    "$PYTHON" -m venv "$RENDER_VENV"
+    "$RENDER_VENV/bin/python" -m pip install -q "$wanted" >"$RENDER_VENV.log" 2>&1 \
+        || die "pip install $wanted into $RENDER_VENV failed; last lines of $RENDER_VENV.log: $(tail -n 3 "$RENDER_VENV.log" | tr '\n' ' ')"
+    echo "$wanted" >"$stamp"
+}
+
+# The checkout's shell scripts: *.sh files and files whose first line is a sh or bash shebang (as pre-commit's
+# `types: [shell]` picks them), one a line.
+shell_scripts() {
+    local path
+    (cd "$REPO" && git ls-files) | while IFS= read -r path; do
+        if [ -L "$REPO/$path" ] || [ ! -f "$REPO/$path" ]; then
+            continue
+        fi
+        if [[ $path == *.sh ]] || head -n 1 "$REPO/$path" | grep -Eq '^#!(/usr)?/bin/(env )?(ba)?sh( |$)'; then
+            echo "$path"
+        fi
+    done
 }
 
 # A fresh copy (not a link: ansible-test and molecule want a real tree) of the checkout's files as

@@ -26,7 +26,10 @@ def _plain(text):
     return _MARKUP.sub(lambda match: "`%s`" % match.group(1).split("#")[0], text).replace("|", "\\|")
 
 
-def table(specs_path=os.path.join(REPO, "roles", "kubelet_numa", "meta", "argument_specs.yml")):
+SPECS = os.path.join(REPO, "roles", "kubelet_numa", "meta", "argument_specs.yml")
+
+
+def table(specs_path=SPECS):
     """The Markdown table of the main entry point's options: variable, type, default, meaning."""
     with open(specs_path, encoding="utf-8") as handle:
         options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]

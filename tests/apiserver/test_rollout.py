@@ -296,7 +296,7 @@ def test_bad_input_is_refused_before_the_first_drain_one_line_per_problem(fleet,
     ]
     # One message per problem, nothing else.
     assert len(problems) == len(expected), problems
-    for start, problem in zip(expected, problems):
+    for start, problem in zip(expected, problems, strict=True):
         assert problem.startswith(start), (start, problems)
     assert "TASK [Cordon and drain" not in out
     for host in HOSTS:

@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import threading
+from typing import ClassVar
 
 import pytest
 import yaml
@@ -27,14 +28,15 @@ TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": list(rang
 class _Imds(http.server.BaseHTTPRequestHandler):
     """IMDSv2 stand-in: a token from PUT /latest/api/token, then metadata only with that token."""
 
-    seen = []
+    # Every request gets a new handler: the record of requests is the class's.
+    seen: ClassVar[list] = []
     user_data = ""
 
-    def do_PUT(self):  # noqa: N802 (http.server's naming)
+    def do_PUT(self):
         self.seen.append(("PUT", self.path, self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")))
         self._answer(200, "token-123" if self.path == "/latest/api/token" else "")
 
-    def do_GET(self):  # noqa: N802
+    def do_GET(self):
         self.seen.append(("GET", self.path, self.headers.get("X-aws-ec2-metadata-token")))
         if self.headers.get("X-aws-ec2-metadata-token") != "token-123":
             self._answer(401, "")

@@ -161,5 +161,5 @@ def test_nodeadm_rejects_a_document_that_is_not_a_nodeconfig(host):
     host.write("/etc/eks/nodeadm.d/30-wrong.yaml", {"apiVersion": "v1", "kind": "ConfigMap"})
     result = host.run(NODEADM, [])
     assert result.rc == 1
-    assert "/etc/eks/nodeadm.d/30-wrong.yaml: every document must be apiVersion node.eks.aws/v1alpha1, " \
-           "kind NodeConfig" in result.stderr
+    assert ("/etc/eks/nodeadm.d/30-wrong.yaml: every document must be apiVersion node.eks.aws/v1alpha1, "
+            "kind NodeConfig") in result.stderr

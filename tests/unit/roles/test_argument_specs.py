@@ -6,7 +6,11 @@
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
+import re
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -44,3 +48,54 @@ def test_argument_specs_match_defaults(role):
             assert option.get("description"), "%s/%s: %s has no description" % (role, entry_point, name)
         tasks = os.path.join(REPO, "roles", role, "tasks", "%s.yml" % entry_point)
         assert os.path.exists(tasks), "entry point %s has no tasks/%s.yml" % (entry_point, entry_point)
+
+
+def _copier():
+    spec = importlib.util.spec_from_file_location("argument_specs", os.path.join(REPO, "scripts", "lib", "argument_specs.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+KUBELET_NUMA_SPECS = os.path.join(REPO, "roles", "kubelet_numa", "meta", "argument_specs.yml")
+
+
+def test_kubelet_numa_entry_points_carry_copies_of_mains_options_without_yaml_aliases():
+    with open(KUBELET_NUMA_SPECS, encoding="utf-8") as handle:
+        text = handle.read()
+    # An alias shares one object, which ansible-doc empties while printing the first entry point that uses it.
+    assert not [event for event in yaml.parse(text) if isinstance(event, yaml.AliasEvent)]
+    specs = yaml.safe_load(text)["argument_specs"]
+    assert len(specs) > 1 and all(spec["options"] == specs["main"]["options"] for spec in specs.values())
+    if os.path.exists(os.path.join(REPO, "scripts")):
+        assert _copier().rewrite(text) == text, "stale copies of main's options: run python3 scripts/lib/argument_specs.py"
+
+
+def test_copier_replaces_an_entry_points_options_and_keeps_what_follows():
+    if not os.path.exists(os.path.join(REPO, "scripts")):
+        pytest.skip("scripts/ is not part of an installed collection")
+    text = ("argument_specs:\n  main:\n    options:\n      a: {type: int, default: 1, description: A}\n  # about other\n"
+            "  other:\n    short_description: Other\n    options:\n      stale: {type: str, default: '', description: S}\n"
+            "  # about last\n  last:\n    short_description: Last\n")
+    rewritten = yaml.safe_load(_copier().rewrite(text))["argument_specs"]
+    assert rewritten["other"] == {"short_description": "Other", "options": {"a": {"type": "int", "default": 1, "description": "A"}}}
+    assert rewritten["last"]["options"] == rewritten["main"]["options"]
+    assert "  # about other\n  other:" in _copier().rewrite(text) and "  # about last\n  last:" in _copier().rewrite(text)
+
+
+def test_ansible_doc_lists_every_option_under_every_entry_point(collections_root):
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_root), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
+    result = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-doc"), "-t", "role", "numa.kubelet.kubelet_numa"],
+                            env=env, capture_output=True, text=True, check=True, timeout=300)
+    specs = load("kubelet_numa", "meta", "argument_specs.yml")["argument_specs"]
+    shown, entry_point = {}, None
+    for line in result.stdout.splitlines():
+        match = re.match(r"^ENTRY POINT: \W*(\w+)", line)
+        if match:
+            entry_point = match.group(1)
+            shown[entry_point] = []
+        match = re.match(r"^[-=] (\w+)", line)
+        if match and entry_point:
+            shown[entry_point].append(match.group(1))
+    assert {name: sorted(options) for name, options in shown.items()} == {
+        name: sorted(spec["options"]) for name, spec in specs.items()}

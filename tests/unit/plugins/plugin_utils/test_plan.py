@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 
 import pytest
 import yaml
@@ -150,14 +151,14 @@ def test_lablabs_role_and_version_from_lablabs_on_a_fresh_node():
     assert (server["unit"], server["rke2"]["version"]) == ("rke2-server.service", "v1.31.9+rke2r1")
     agent = lablabs_plan({"rke2_type": "agent", "in_servers_group": True})
     assert agent["unit"] == "rke2-agent.service"
-    with pytest.raises(PlanError, match="kubelet_numa_rke2_role: None is not one of server, agent .*rke2_type"):
+    with pytest.raises(PlanError, match=r"kubelet_numa_rke2_role: None is not one of server, agent .*rke2_type"):
         plan_host(dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY,
                        kubelet_numa_rke2_write_files=False, kubelet_numa_rke2_version="v1.32.5+rke2r1"), {"files": {}, "lablabs": {}})
 
 
 def test_lablabs_options_merged_into_the_users_own_for_the_hosts_group():
-    line = 'kubelet-arg: ["memory-manager-policy=Static", "topology-manager-policy=single-numa-node", "kube-reserved=memory=1Gi", ' \
-           '"system-reserved=memory=1Gi", "reserved-memory=0:memory=1Gi;1:memory=1Gi"]'
+    line = ('kubelet-arg: ["memory-manager-policy=Static", "topology-manager-policy=single-numa-node", "kube-reserved=memory=1Gi", '
+            '"system-reserved=memory=1Gi", "reserved-memory=0:memory=1Gi;1:memory=1Gi"]')
     server = lablabs_plan({"in_servers_group": True, "rke2_server_options": ["node-ip: 192.0.2.11", {"write-kubeconfig-mode": "0600"}],
                            "rke2_agent_options": ["node-label: [gpu=true]"]})["rke2"]["lablabs"]
     assert server["rke2_server_options"] == ["node-ip: 192.0.2.11", {"write-kubeconfig-mode": "0600"}, line]
@@ -224,7 +225,7 @@ def test_lablabs_kubelet_config_merged_with_its_config_item():
     # Before 1.32 it is the main --config file, and RKE2's --eviction-hard flag replaces its evictionHard default map.
     old = lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": user}, version="v1.31.9+rke2r1")
     assert old["kubelet_inputs"]["config"]["path"] == "/etc/rancher/rke2/kubelet-config.yaml" and shares(old) == ["1Gi", "1Gi"]
-    with pytest.raises(PlanError, match="the kubelet flag --eviction-hard=imagefs.available<5%,nodefs.available<5% overrides evictionHard"):
+    with pytest.raises(PlanError, match=re.escape("the kubelet flag --eviction-hard=imagefs.available<5%,nodefs.available<5% overrides evictionHard")):
         lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": user}, intent=dict(INTENT, evictionHard={"memory.available": "100Mi"}),
                      version="v1.31.9+rke2r1")
 
@@ -303,7 +304,7 @@ def test_detection():
     assert detect_platform({"/var/lib/kubelet/config.yaml"}) == "kubeadm"
     assert detect_platform({"/etc/rancher/rke2/config.yaml"}) == "rke2"
     assert reads(dict(DEFAULTS), existing=["/etc/eks/nodeadm.d"])["platform"] == "nodeadm"
-    with pytest.raises(PlanError, match="this host looks like kubeadm .* and rke2"):
+    with pytest.raises(PlanError, match=r"this host looks like kubeadm .* and rke2"):
         detect_platform({"/var/lib/kubelet/config.yaml", "/etc/rancher/rke2"})
     with pytest.raises(PlanError, match="cannot detect the platform: none of"):
         detect_platform(set())

@@ -9,6 +9,8 @@ docs/kubelet-facts.md sections 1, 2 and 5, and the kubelet's eviction arithmetic
 
 from __future__ import annotations
 
+import re
+
 import numpy
 import pytest
 from hypothesis import given, settings
@@ -112,7 +114,7 @@ def test_every_eviction_threshold_is_checked():
 
 
 def test_unknown_eviction_signal():
-    with pytest.raises(KubeletConfigError, match="evictionHard: unsupported eviction signal memory.availible"):
+    with pytest.raises(KubeletConfigError, match=re.escape("evictionHard: unsupported eviction signal memory.availible")):
         eviction_memory_term({"evictionHard": {"memory.availible": "100Mi"}})
 
 

@@ -168,8 +168,8 @@ def test_cpu_and_topology_manager(fields, expected):
 
 def test_misspelled_field_gets_a_suggestion():
     found = errors_of(dict(config(), reservedMemroy=reservations((0, {"memory": "1Gi"}))))
-    assert 'reservedMemroy: unknown KubeletConfiguration (kubelet.config.k8s.io/v1beta1) field; the kubelet ignores it silently and starts ' \
-           'without it; did you mean "reservedMemory"?' in found
+    assert ('reservedMemroy: unknown KubeletConfiguration (kubelet.config.k8s.io/v1beta1) field; the kubelet ignores it silently and starts '
+            'without it; did you mean "reservedMemory"?') in found
 
 
 def test_wrong_kind():

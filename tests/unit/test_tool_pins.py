@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The lint tools pinned twice agree: the pre-commit hook runs the ruff version that scripts/test's lint stage runs."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import yaml
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _pins(path):
+    with open(os.path.join(REPO, path), encoding="utf-8") as handle:
+        return dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", handle.read(), re.MULTILINE))
+
+
+def _hook(hook_id):
+    with open(os.path.join(REPO, ".pre-commit-config.yaml"), encoding="utf-8") as handle:
+        config = yaml.safe_load(handle)
+    return next(hook for repo in config["repos"] for hook in repo["hooks"] if hook["id"] == hook_id)
+
+
+def test_pre_commit_ruff_is_the_pinned_ruff():
+    assert _hook("ruff-check")["additional_dependencies"] == ["ruff==%s" % _pins("requirements-tools.txt")["ruff"]]
+
+
+def test_tool_pins_stay_out_of_the_test_virtualenv():
+    # requirements-dev.txt's virtualenv is rebuilt whenever that file changes; the tools have their own.
+    assert not set(_pins("requirements-tools.txt")) & set(_pins("requirements-dev.txt"))
