@@ -14,6 +14,23 @@ import json
 MEMORY_MANAGER_STATIC = "Static"
 
 
+def checkpoint_complete(state_text):
+    """Whether the kubelet has finished writing memory_manager_state at its start.
+
+    The memory manager first stores its policy with an empty machine state, then the machine state its Static policy
+    computes (NewCheckpointState, then the policy's Start, in
+    https://github.com/kubernetes/kubernetes/blob/v1.36.2/pkg/kubelet/cm/memorymanager/memory_manager.go); the None
+    policy keeps it empty.
+    """
+    try:
+        state = json.loads(state_text) if state_text is not None else None
+    except ValueError:
+        return False
+    if not isinstance(state, dict):
+        return False
+    return state.get("policyName") != MEMORY_MANAGER_STATIC or bool(state.get("machineState"))
+
+
 def checkpoint_problems(state_text, expected):
     """How a memory_manager_state checkpoint's text differs from the plan's expected_state; [] when it matches."""
     if state_text is None:

@@ -57,7 +57,10 @@ options:
     description: The kubelet's healthz URL; none (healthz disabled) waits for the unit to be active instead.
     type: str
   health_timeout:
-    description: Seconds to wait for the kubelet to answer O(health_url) after a start, before rolling back.
+    description:
+      - Seconds to wait for the kubelet to answer O(health_url) after a start, before rolling back.
+      - "Within the same time, the check against O(expected_state) waits for the kubelet to write the machine state
+        into C(memory_manager_state): the real kubelet answers C(/healthz) before its memory manager starts."
     type: int
     default: 120
   settle:
@@ -211,7 +214,7 @@ import uuid
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.urls import open_url
-from ansible_collections.numa.kubelet.plugins.module_utils.kubelet_checkpoint import checkpoint_problems
+from ansible_collections.numa.kubelet.plugins.module_utils.kubelet_checkpoint import checkpoint_complete, checkpoint_problems
 
 RUN_DIR = "/run/numa-kubelet"
 SYSTEMCTL_TIMEOUT = 600
@@ -333,6 +336,8 @@ class Transaction:
         self.started = time.monotonic()
         # A unit file or drop-in written here is read by systemd only after a reload.
         self.reload = params["daemon_reload"] or any("/systemd/" in item["path"] for item in writes)
+        # Set when the kubelet is waited for; the checkpoint check may wait for its file until then.
+        self.health_deadline = self.started
 
     def step(self, steps, name, function):
         began = time.monotonic()
@@ -384,7 +389,7 @@ class Transaction:
 
     def wait_until_up(self):
         """The unit active and /healthz answering, then running for `settle` seconds since its start."""
-        deadline = time.monotonic() + self.params["health_timeout"]
+        deadline = self.health_deadline = time.monotonic() + self.params["health_timeout"]
         url = self.params["health_url"]
         while True:
             state = unit_show(self.unit)
@@ -412,19 +417,31 @@ class Transaction:
             time.sleep(min(0.2, self.params["settle"] - ran))
 
     def check_checkpoint(self):
+        """Compare memory_manager_state with the plan once the kubelet has written its machine state.
+
+        The real kubelet answers /healthz before it starts its memory manager: the container manager starts only when
+        the container runtime is up (initializeRuntimeDependentModules in
+        https://github.com/kubernetes/kubernetes/blob/v1.36.2/pkg/kubelet/kubelet.go), so right after a reset the
+        checkpoint may be missing or hold no machine state for a few seconds. Wait for it within the health timeout.
+        """
         expected = self.params["expected_state"]
         if not expected:
             return None
         path = os.path.join(self.params["root_dir"], "memory_manager_state")
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except FileNotFoundError:
-            text = None
-        problems = checkpoint_problems(text, expected)
-        if problems:
-            raise StepFailed("; ".join(problems))
-        return None
+        began = time.monotonic()
+        while True:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
+            except FileNotFoundError:
+                text = None
+            problems = checkpoint_problems(text, expected)
+            if not problems:
+                waited = time.monotonic() - began
+                return "written %.1f s after healthz" % waited if waited >= 0.1 else None
+            if checkpoint_complete(text) or time.monotonic() > self.health_deadline:
+                raise StepFailed("; ".join(problems))
+            time.sleep(0.2)
 
     def journal_error(self):
         try:
