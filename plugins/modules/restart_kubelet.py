@@ -325,17 +325,17 @@ def diffs(pending):
 class Transaction:
     """One change of the kubelet's files and its restart on this node, with its rollback."""
 
-    def __init__(self, params, directories, writes):
+    def __init__(self, params, directories=(), writes=()):
         self.params = params
         self.unit = params["unit"]
-        self.directories = directories
-        self.writes = writes
+        self.directories = list(directories)
+        self.writes = list(writes)
         self.written = []
         self.made = []
         self.steps = []
         self.started = time.monotonic()
         # A unit file or drop-in written here is read by systemd only after a reload.
-        self.reload = params["daemon_reload"] or any("/systemd/" in item["path"] for item in writes)
+        self.reload = params.get("daemon_reload") or any("/systemd/" in item["path"] for item in writes)
         # Set when the kubelet is waited for; the checkpoint check may wait for its file until then.
         self.health_deadline = self.started
 
