@@ -18,8 +18,9 @@ description:
     instead of stopped and started, and the checkpoints stay."
   - "When a write fails (a full disk, say), the files already written are put back, the directories it made are
     removed, and the kubelet is not touched."
-  - "On any failure after the writes it puts back the previous files (those of O(write) it changed, and O(files)), removes both checkpoints, starts the kubelet with the
-    old config, waits for it, and fails reporting the kubelet's own last error and the rollback's outcome."
+  - "On any failure after the writes it puts back the previous files (those of O(write) it changed, and O(files)),
+    removes both checkpoints, starts the kubelet with the old config, waits for it, and fails reporting the kubelet's
+    own last error and the rollback's outcome."
   - "The transaction runs in a process of its own session on the node, detached from the connection: when the
     controller is killed or the connection drops mid-restart, it still finishes or rolls back, so the kubelet is never
     left stopped. The task waits for it and returns its result; two transactions on one unit take turns (a lock in

@@ -69,7 +69,8 @@ def test_check_mode_reports_each_file_with_its_diff_and_writes_nothing(tmp_path,
     path.write_text("old\n")
     path.chmod(0o644)
     args = {"unit": "kubelet.service", "_ansible_check_mode": True, "directories": [str(tmp_path / "new-dir")],
-            "write": [{"path": str(path), "content": "new\n", "mode": "0644"}, {"path": str(path) + ".same", "content": "", "mode": "0644", "only_if_absent": True}]}
+            "write": [{"path": str(path), "content": "new\n", "mode": "0644"},
+                      {"path": str(path) + ".same", "content": "", "mode": "0644", "only_if_absent": True}]}
     with patch_module_args(args), pytest.raises(SystemExit):
         restart_kubelet.main()
     result = json.loads(capsys.readouterr().out)
