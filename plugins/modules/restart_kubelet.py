@@ -8,15 +8,19 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 ---
 module: restart_kubelet
-short_description: Restart the kubelet as one transaction on the node, rolling back on failure
+short_description: Write the kubelet's files and restart it as one transaction on the node, rolling back on failure
 version_added: 0.1.0
 description:
-  - "Runs on the node, in one call: stop the unit, remove C(memory_manager_state) (and C(cpu_manager_state) with
+  - "Runs on the node, in one call: write the files of O(write) that differ from what is on the node (keeping what each
+    held before), stop the unit, remove C(memory_manager_state) (and C(cpu_manager_state) with
     O(reset_cpu_manager_state)), start it, wait for C(/healthz), watch the unit for O(settle) seconds from its start,
     then compare the new C(memory_manager_state) with O(expected_state). Without O(reset), the unit is restarted
     instead of stopped and started, and the checkpoints stay."
-  - "On any failure it puts back the previous files (O(files)), removes both checkpoints, starts the kubelet with the
-    old config, waits for it, and fails reporting the kubelet's own last error and the rollback's outcome."
+  - "When a write fails (a full disk, say), the files already written are put back, the directories it made are
+    removed, and the kubelet is not touched."
+  - "On any failure after the writes it puts back the previous files (those of O(write) it changed, and O(files)),
+    removes both checkpoints, starts the kubelet with the old config, waits for it, and fails reporting the kubelet's
+    own last error and the rollback's outcome."
   - "The transaction runs in a process of its own session on the node, detached from the connection: when the
     controller is killed or the connection drops mid-restart, it still finishes or rolls back, so the kubelet is never
     left stopped. The task waits for it and returns its result; two transactions on one unit take turns (a lock in
@@ -73,29 +77,67 @@ options:
     type: dict
   files:
     description:
-      - The files the change wrote, each with what it held before (C(previous), V(null) when it did not exist), for the
-        rollback; C(mode) is the mode it is put back with.
+      - Files written before this call, each with what it held before (C(previous), V(null) when it did not exist), for the
+        rollback; C(mode) is the mode it is put back with. Files of O(write) need no entry here.
     type: list
     elements: dict
     default: []
+  write:
+    description:
+      - "Files to write first, as part of the transaction: each with C(path), its whole C(content), C(mode) (owner and
+        group root) and, optionally, C(only_if_absent) (write it only when there is no such file). A file whose content,
+        mode, owner and group already match is left alone; each file written is put back as it was (or removed) by a
+        rollback. A changed file under a systemd directory (C(/systemd/) in its path) reloads systemd before the start."
+    type: list
+    elements: dict
+    default: []
+    version_added: 0.2.0
+  directories:
+    description:
+      - Directories to create (mode C(0755), owner and group root) before the writes, or to give that mode, owner and
+        group; those it created are removed again, where empty, when the writes fail or the change is rolled back.
+    type: list
+    elements: path
+    default: []
+    version_added: 0.2.0
+  restart:
+    description:
+      - V(false) writes O(write) (reloading systemd when a unit drop-in changed) and restarts nothing.
+    type: bool
+    default: true
+    version_added: 0.2.0
   only_report:
     description:
       - "Restart nothing: wait until the transaction running on O(unit), if any, has ended (a lock on the node), and
         return the report of the last one (RV(report_found) false when there is none). For a rescue whose connection
         was lost mid-restart, so that it never races the transaction that goes on on the node."
+      - With O(token), wait for the report of that transaction (started with O(wait=false)) and return it as its own
+        result.
     type: bool
     default: false
+  wait:
+    description:
+      - "V(false): start the transaction on the node and return at once with its RV(token) (and, with C(--diff), the
+        files it writes); a later call with O(only_report) and that O(token) waits for its report. So one task starts
+        the restarts of every host of a play without a fork of the controller waiting out each one."
+    type: bool
+    default: true
+    version_added: 0.2.0
+  token:
+    description: With O(only_report), the RV(token) of the transaction to wait for.
+    type: str
+    version_added: 0.2.0
 attributes:
   check_mode:
-    description: Reports that it would restart the kubelet, and does nothing.
+    description: Reports which files of O(write) it would change and that it would restart the kubelet, and does nothing.
     support: full
   diff_mode:
-    description: The files are written by other tasks, which show the diff.
-    support: none
+    description: Each file of O(write) that differs, before and after.
+    support: full
 """
 
 EXAMPLES = r"""
-- name: Reset the kubelet's checkpoints and restart it, rolling back on failure
+- name: Write the drop-in, reset the kubelet's checkpoints and restart it, rolling back on failure
   numa.kubelet.restart_kubelet:
     unit: kubelet.service
     reset: true
@@ -103,14 +145,21 @@ EXAMPLES = r"""
     expected_state:
       policyName: Static
       systemReserved: {"0": 1126170624, "1": 1126170624}
-    files:
+    directories: [/etc/kubernetes/kubelet.conf.d]
+    write:
       - path: /etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf
         mode: "0644"
-        previous: null
+        content: "{{ {'apiVersion': 'kubelet.config.k8s.io/v1beta1', 'kind': 'KubeletConfiguration'} | combine(kubelet_config) | to_nice_yaml }}"
   register: restarted
 """
 
 RETURN = r"""
+written:
+  description: The files of O(write) that differed and were written (in check mode, would be).
+  returned: always
+  type: list
+  elements: str
+  version_added: 0.2.0
 steps:
   description: Each step of the transaction, in order, with its time in seconds and, for the step that failed, why.
   returned: always
@@ -141,6 +190,16 @@ report_found:
   description: With O(only_report), whether a report of an earlier transaction was found.
   returned: with O(only_report)
   type: bool
+token:
+  description: With O(wait=false), the transaction's token, for O(only_report).
+  returned: with O(wait=false), when the transaction was started
+  type: str
+  version_added: 0.2.0
+transaction_failed:
+  description: With O(only_report), whether the transaction reported failed (also when the task's C(failed_when) hides it).
+  returned: with O(only_report), when a report was found
+  type: bool
+  version_added: 0.2.0
 """
 
 import fcntl
@@ -148,6 +207,7 @@ import json
 import os
 import re
 import signal
+import stat
 import subprocess
 import time
 import urllib.error
@@ -159,6 +219,7 @@ from ansible_collections.numa.kubelet.plugins.module_utils.kubelet_checkpoint im
 
 RUN_DIR = "/run/numa-kubelet"
 SYSTEMCTL_TIMEOUT = 600
+DIRECTORY_MODE = "0755"
 # The kubelet's own last words in its journal (klog), before systemd's "Main process exited" lines.
 KUBELET_ERROR = re.compile(r'"command failed"|Failed to start ContainerManager')
 ANY_ERROR = re.compile(r"(?i)error|failed|refused")
@@ -192,14 +253,34 @@ def healthz(url):
         return False
 
 
+def octal(mode):
+    return "%04o" % int(str(mode), 8)
+
+
+def read_file(path):
+    """(text, mode, uid, gid) of a file, or None when there is none. Newlines are kept as they are."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            text = handle.read()
+            found = os.fstat(handle.fileno())
+    except FileNotFoundError:
+        return None
+    return text, "%04o" % stat.S_IMODE(found.st_mode), found.st_uid, found.st_gid
+
+
 def write_file(path, text, mode):
-    """Write atomically with the given mode (owner root, as the role writes them)."""
-    temporary = "%s.numa-kubelet-rollback" % path
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.chmod(temporary, int(str(mode), 8))
-    os.chown(temporary, 0, 0)
-    os.replace(temporary, path)
+    """Write atomically with the given mode, owner and group root (as the role writes them); no temporary file is left
+    behind when the write fails (a full disk)."""
+    temporary = "%s.numa-kubelet-tmp" % path
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(temporary, int(str(mode), 8))
+        os.chown(temporary, 0, 0)
+        os.replace(temporary, path)
+    except BaseException:
+        remove(temporary)
+        raise
 
 
 def remove(path):
@@ -209,14 +290,53 @@ def remove(path):
         pass
 
 
-class Transaction:
-    """One restart of the kubelet on this node, with its rollback."""
+def pending_directories(paths):
+    """The directories to create or to give mode 0755, owner and group root: (path, exists)."""
+    pending = []
+    for path in paths:
+        try:
+            found = os.stat(path)
+        except FileNotFoundError:
+            pending.append((path, False))
+            continue
+        if "%04o" % stat.S_IMODE(found.st_mode) != DIRECTORY_MODE or (found.st_uid, found.st_gid) != (0, 0):
+            pending.append((path, True))
+    return pending
 
-    def __init__(self, params):
+
+def pending_writes(items):
+    """The files of `write` that differ from the node's, each with what it held before (previous, previous_mode)."""
+    pending = []
+    for item in items:
+        found = read_file(item["path"])
+        if found is not None and (item.get("only_if_absent") or found == (item["content"], octal(item["mode"]), 0, 0)):
+            continue
+        pending.append({"path": item["path"], "content": item["content"], "mode": octal(item["mode"]),
+                        "previous": None if found is None else found[0], "previous_mode": None if found is None else found[1]})
+    return pending
+
+
+def diffs(pending):
+    """--diff: each file before and after (its mode in the header)."""
+    return [{"before_header": item["path"] + ("" if item["previous"] is None else " (mode %s)" % item["previous_mode"]),
+             "after_header": "%s (mode %s)" % (item["path"], item["mode"]),
+             "before": item["previous"] or "", "after": item["content"]} for item in pending]
+
+
+class Transaction:
+    """One change of the kubelet's files and its restart on this node, with its rollback."""
+
+    def __init__(self, params, directories=(), writes=()):
         self.params = params
         self.unit = params["unit"]
+        self.directories = list(directories)
+        self.writes = list(writes)
+        self.written = []
+        self.made = []
         self.steps = []
         self.started = time.monotonic()
+        # A unit file or drop-in written here is read by systemd only after a reload.
+        self.reload = params.get("daemon_reload") or any("/systemd/" in item["path"] for item in writes)
         # Set when the kubelet is waited for; the checkpoint check may wait for its file until then.
         self.health_deadline = self.started
 
@@ -238,6 +358,26 @@ class Transaction:
         return detail
 
     # -- the steps -------------------------------------------------------------------------------------------
+    def write(self):
+        for path, exists in self.directories:
+            if not exists:
+                missing = [path]
+                while not os.path.isdir(os.path.dirname(missing[-1])):
+                    missing.append(os.path.dirname(missing[-1]))
+                for directory in reversed(missing):
+                    os.mkdir(directory)
+                    os.chmod(directory, int(DIRECTORY_MODE, 8))
+                    os.chown(directory, 0, 0)
+                    self.made.append(directory)
+            os.chmod(path, int(DIRECTORY_MODE, 8))
+            os.chown(path, 0, 0)
+        for item in self.writes:
+            try:
+                write_file(item["path"], item["content"], item["mode"])
+            except OSError as exc:
+                raise StepFailed("writing %s failed: %s" % (item["path"], exc.strerror or exc)) from exc
+            self.written.append(item)
+
     def checkpoints(self, names):
         for name in names:
             remove(os.path.join(self.params["root_dir"], name))
@@ -313,8 +453,24 @@ class Transaction:
         chosen = [line for line in lines if KUBELET_ERROR.search(line)] or [line for line in lines if ANY_ERROR.search(line)]
         return chosen[-1].strip() if chosen else ""
 
-    def put_back(self):
-        for item in self.params["files"]:
+    def put_back(self, given=True):
+        """The files written here as they were (newest first), the directories made here removed where empty, and
+        (`given`) the files of `files` as given."""
+        written = set()
+        for item in reversed(self.written):
+            written.add(item["path"])
+            if item["previous"] is None:
+                remove(item["path"])
+            else:
+                write_file(item["path"], item["previous"], item["previous_mode"])
+        for path in reversed(self.made):
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass  # not empty: something else lives there now
+        for item in self.params["files"] if given else ():
+            if item["path"] in written:
+                continue
             if item.get("previous") is None:
                 remove(item["path"])
             else:
@@ -323,8 +479,18 @@ class Transaction:
     # -- the transaction -------------------------------------------------------------------------------------
     def run(self):
         params = self.params
+        if self.directories or self.writes:
+            try:
+                self.step(self.steps, "write %d file(s)" % len(self.writes), self.write)
+            except StepFailed as exc:
+                return self.undo_writes(str(exc))
         try:
-            if params["daemon_reload"]:
+            if not params["restart"]:
+                if self.reload and self.written:
+                    self.step(self.steps, "daemon-reload", lambda: systemctl("daemon-reload") and None)
+                return self.result(changed=bool(self.written or self.directories), failed=False, rolled_back=False,
+                                   msg="%s: the files are written; nothing restarted" % self.unit)
+            if self.reload:
                 self.step(self.steps, "daemon-reload", lambda: systemctl("daemon-reload") and None)
             if params["reset"]:
                 self.step(self.steps, "stop", lambda: systemctl("stop", self.unit) and None)
@@ -336,18 +502,33 @@ class Transaction:
             self.step(self.steps, "wait for healthz and settle", self.wait_until_up)
             self.step(self.steps, "check memory_manager_state", self.check_checkpoint)
         except StepFailed as exc:
+            if not params["restart"]:
+                return self.undo_writes(str(exc))
             return self.roll_back(str(exc))
         return self.result(changed=True, failed=False, rolled_back=False,
                            msg="%s restarted with the new config" % self.unit)
+
+    def undo_writes(self, error):
+        """A write (or the reload after writes without a restart) failed: the kubelet was not touched."""
+        steps = []
+        try:
+            self.step(steps, "put back %d written file(s)" % len(self.written), lambda: self.put_back(given=False))
+            outcome = "the files written before it are back as they were"
+        except StepFailed as exc:
+            outcome = "putting back the files written before it failed too (%s)" % exc
+        msg = "numa.kubelet: %s (%s); %s, and %s was not restarted." % (self.steps[-1]["step"], error, outcome, self.unit)
+        return self.result(changed=bool(self.written), failed=True, rolled_back=False, msg=msg, error=error,
+                           rollback={"ok": outcome.startswith("the files"), "steps": steps})
 
     def roll_back(self, error):
         kubelet_error = self.journal_error()
         steps = []
         rollback_error = None
         try:
-            if self.params["files"]:
-                self.step(steps, "put back %d previous file(s)" % len(self.params["files"]), self.put_back)
-            if self.params["daemon_reload"]:
+            if self.written or self.params["files"]:
+                self.step(steps, "put back %d previous file(s)" % len(set(item["path"] for item in self.written + self.params["files"])),
+                          self.put_back)
+            if self.reload:
                 self.step(steps, "daemon-reload", lambda: systemctl("daemon-reload") and None)
             self.step(steps, "stop", lambda: systemctl("stop", self.unit) and None)
             self.step(steps, "remove memory_manager_state and cpu_manager_state",
@@ -371,12 +552,13 @@ class Transaction:
             active = unit_show(self.unit).get("ActiveState")
         except StepFailed:
             active = "unknown"
-        fields.update(steps=self.steps, active_state=active, seconds=round(time.monotonic() - self.started, 3))
+        fields.update(steps=self.steps, written=[item["path"] for item in self.written], active_state=active,
+                      seconds=round(time.monotonic() - self.started, 3))
         return fields
 
 
 # ------------------------------------------------------------------------------------------------ detaching
-def _detach_and_run(params, result_path, token):
+def _detach_and_run(params, directories, writes, result_path, token):
     """In the grandchild, a session of its own: nothing of the connection can stop it. Never returns."""
     os.setsid()
     if os.fork() != 0:
@@ -392,7 +574,8 @@ def _detach_and_run(params, result_path, token):
         with open(os.path.join(RUN_DIR, "%s.transaction.lock" % params["unit"]), "w", encoding="utf-8") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                result = Transaction(params).run()
+                # What differs is looked at again under the lock: a transaction that ran meanwhile may have written it.
+                result = Transaction(params, pending_directories(directories), pending_writes(writes)).run()
             except Exception as exc:  # pylint: disable=broad-except
                 result = {"failed": True, "changed": True, "msg": "numa.kubelet: the restart transaction broke: %s: %s" % (type(exc).__name__, exc)}
         result["token"] = token
@@ -414,10 +597,52 @@ def report(module, unit, result_path):
     except (FileNotFoundError, ValueError):
         module.exit_json(changed=False, report_found=False, msg="no restart transaction of %s has reported on this node" % unit)
     result.pop("token", None)
-    result["report_found"] = True
+    result.update(report_found=True, transaction_failed=bool(result.get("failed")))
     if result.get("failed"):
         module.fail_json(**result)
     module.exit_json(**result)
+
+
+def wait_for_report(module, params, result_path, token, writes):
+    """The transaction's report, once it has written it; the task's result."""
+    # Stop, start, the health wait and settle, and the same again for a rollback, plus systemd's own stop timeouts.
+    deadline = time.monotonic() + 2 * (params["health_timeout"] + params["settle"]) + 2 * SYSTEMCTL_TIMEOUT
+    while True:
+        try:
+            with open(result_path, encoding="utf-8") as handle:
+                result = json.load(handle)
+            if result.get("token") == token:
+                break
+        except (FileNotFoundError, ValueError):
+            pass
+        if time.monotonic() > deadline:
+            module.fail_json(msg="restart_kubelet: the transaction on %s has not ended; it goes on on the node (%s)" % (params["unit"], result_path))
+        time.sleep(0.05)
+    result.pop("token", None)
+    if params["only_report"]:
+        result.update(report_found=True, transaction_failed=bool(result.get("failed")))
+    # What the transaction wrote, before and after (it wrote what differed when it took the lock).
+    result["diff"] = diffs([item for item in writes if item["path"] in result.get("written", [])])
+    if result.get("failed"):
+        module.fail_json(**result)
+    module.exit_json(**result)
+
+
+def bad_input(module):
+    """Each item of files and write as this module needs it; the message names the item and the rule."""
+    for item in module.params["files"]:
+        if not isinstance(item.get("path"), str) or not item["path"].startswith("/"):
+            module.fail_json(msg="restart_kubelet: files: each item needs an absolute path, got %r" % (item,))
+    for item in module.params["write"]:
+        if not isinstance(item.get("path"), str) or not item["path"].startswith("/"):
+            module.fail_json(msg="restart_kubelet: write: each item needs an absolute path, got %r" % (item,))
+        if not isinstance(item.get("content"), str):
+            module.fail_json(msg="restart_kubelet: write: %s needs its whole text as content (a string), got %r" % (item["path"], item.get("content")))
+        if not re.match(r"^0?[0-7]{3}$", str(item.get("mode", ""))):
+            module.fail_json(msg="restart_kubelet: write: %s needs an octal mode such as \"0644\", got %r" % (item["path"], item.get("mode")))
+    for path in module.params["directories"]:
+        if not path.startswith("/"):
+            module.fail_json(msg="restart_kubelet: directories: each needs an absolute path, got %r" % (path,))
 
 
 def main():
@@ -434,45 +659,47 @@ def main():
             "settle": {"type": "float", "default": 2},
             "expected_state": {"type": "dict"},
             "files": {"type": "list", "elements": "dict", "default": []},
+            "write": {"type": "list", "elements": "dict", "default": []},
+            "directories": {"type": "list", "elements": "path", "default": []},
+            "restart": {"type": "bool", "default": True},
             "only_report": {"type": "bool", "default": False},
+            "wait": {"type": "bool", "default": True},
+            "token": {"type": "str", "no_log": False},
         },
         supports_check_mode=True,
     )
     params = dict(module.params)
-    for item in params["files"]:
-        if not isinstance(item.get("path"), str) or not item["path"].startswith("/"):
-            module.fail_json(msg="restart_kubelet: files: each item needs an absolute path, got %r" % (item,))
+    bad_input(module)
+    if params["only_report"]:
+        os.makedirs(RUN_DIR, mode=0o755, exist_ok=True)
+        result_path = os.path.join(RUN_DIR, "%s.transaction.json" % params["unit"])
+        if params["token"]:
+            wait_for_report(module, params, result_path, params["token"], [])
+        report(module, params["unit"], result_path)
+    directories = pending_directories(params["directories"])
+    writes = pending_writes(params["write"])
     if module.check_mode:
-        module.exit_json(changed=True, steps=[], rolled_back=False, active_state="unknown", seconds=0.0,
-                         msg="check mode: %s would be restarted" % params["unit"])
+        changed = bool(params["restart"] or writes or directories)
+        module.exit_json(changed=changed, steps=[], written=[item["path"] for item in writes], rolled_back=False,
+                         active_state="unknown", seconds=0.0, diff=diffs(writes),
+                         msg="check mode: %d file(s) would be written%s" % (
+                             len(writes), ", and %s restarted" % params["unit"] if params["restart"] else ""))
+    if not params["restart"] and not writes and not directories:
+        module.exit_json(changed=False, steps=[], written=[], rolled_back=False, active_state="unknown", seconds=0.0,
+                         msg="%s: the files are in place; nothing restarted" % params["unit"])
     os.makedirs(RUN_DIR, mode=0o755, exist_ok=True)
     result_path = os.path.join(RUN_DIR, "%s.transaction.json" % params["unit"])
-    if params["only_report"]:
-        report(module, params["unit"], result_path)
     token = uuid.uuid4().hex
     # An earlier transaction's report must not pass for this one's, should this task lose its connection.
     remove(result_path)
     child = os.fork()
     if child == 0:
-        _detach_and_run(params, result_path, token)
+        _detach_and_run(params, params["directories"], params["write"], result_path, token)
     os.waitpid(child, 0)
-    # Stop, start, the health wait and settle, and the same again for a rollback, plus systemd's own stop timeouts.
-    deadline = time.monotonic() + 2 * (params["health_timeout"] + params["settle"]) + 2 * SYSTEMCTL_TIMEOUT
-    while True:
-        try:
-            with open(result_path, encoding="utf-8") as handle:
-                result = json.load(handle)
-            if result.get("token") == token:
-                break
-        except (FileNotFoundError, ValueError):
-            pass
-        if time.monotonic() > deadline:
-            module.fail_json(msg="restart_kubelet: the transaction on %s has not ended; it goes on on the node (%s)" % (params["unit"], result_path))
-        time.sleep(0.05)
-    result.pop("token", None)
-    if result.get("failed"):
-        module.fail_json(**result)
-    module.exit_json(**result)
+    if not params["wait"]:
+        module.exit_json(changed=True, token=token, steps=[], written=[item["path"] for item in writes], diff=diffs(writes),
+                         msg="%s: the transaction runs on the node; its report: only_report with this token" % params["unit"])
+    wait_for_report(module, params, result_path, token, writes)
 
 
 if __name__ == "__main__":

@@ -116,11 +116,18 @@ def test_connection_dropped_mid_restart(node_factory):
     before = node.starts()
     controller = start_role(node, kubelet_numa_config=CHANGED)
     wait_for(lambda: stopping(node), 180, "the kubelet stopping")
-    # The connection's end on the node: the task's module process. The transaction it detached has left the task's
-    # session and been handed to PID 1 (systemd); the module's process is a child of the connection's shell.
-    killed = node.sh("for pid in $(pgrep -f '^/usr/bin/python3'); do "
-                     "  [ \"$(ps -o ppid= -p $pid | tr -d ' ')\" = 1 ] || { kill -9 $pid && echo $pid; }; done").stdout.split()
-    assert killed, "no module process found on the node"
+    # The connection's end on the node: the process of the task that waits for the transaction's report (the handler
+    # starts the transaction and returns, then waits for it in a second task, which may begin a moment after the
+    # stop). The transaction has left the task's session and been handed to PID 1 (systemd); the module's process is
+    # a child of the connection's shell.
+    killed = []
+
+    def kill_the_module():
+        killed.extend(node.sh("for pid in $(pgrep -f '^/usr/bin/python3'); do "
+                              "  [ \"$(ps -o ppid= -p $pid | tr -d ' ')\" = 1 ] || { kill -9 $pid && echo $pid; }; done").stdout.split())
+        return killed
+
+    wait_for(kill_the_module, 60, "a module process on the node, waiting for the restart")
     controller.wait(300)
     new = wait_for_new_start(node, len(before))
     assert new["reserved_memory_bytes"] != before[-1]["reserved_memory_bytes"]
