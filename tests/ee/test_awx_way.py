@@ -119,7 +119,7 @@ def test_render_in_the_ee_is_what_the_controller_renders(ee_image, tmp_path):
             walk(sub, prefix + name + "/")
     walk(compared)
     # dircmp compares by size and time first: read every file to be sure.
-    for root, _, files in os.walk(here):
+    for root, _dirs, files in os.walk(here):
         for name in files:
             mine = os.path.join(root, name)
             theirs = os.path.join(in_ee, os.path.relpath(mine, here))

@@ -86,7 +86,7 @@ def render(collections_path, tmp_path, inventory, *extra, check=True):
 
 
 def test_render_writes_what_the_role_would_for_every_platform(collections_root, tmp_path):
-    output, _ = render(collections_root, tmp_path, os.path.join(REPO, "playbooks", "inventory", "example.yml"))
+    output = render(collections_root, tmp_path, os.path.join(REPO, "playbooks", "inventory", "example.yml"))[0]
     hosts = sorted(os.listdir(output))
     assert hosts == ["eks-m5-01", "eks-p4d-01", "kubeadm-gpu-01", "kubeadm-gpu-02", "rke2-agent-01", "rke2-server-01", "this-machine"]
     files = {host: sorted(os.path.relpath(os.path.join(root, name), output / host)
