@@ -47,20 +47,27 @@ ensure_python_venv() {
     "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null || ensure_debian_packages python3-venv
 }
 
-# A virtualenv VENV with the pinned packages of REQUIREMENTS (a file of the checkout); rebuilt when that file changes.
-ensure_venv_of() {
-    local venv=$1 requirements=$2 stamp=$1/.requirements.sha256 wanted
-    wanted=$(sha256sum "$REPO/$requirements" | cut -d' ' -f1)
+# A virtualenv VENV holding `pip install ARGS...`, remade only when WANTED (a digest or a pin naming what it holds)
+# differs from what VENV was made with; pip's output goes to VENV.log and its last lines into the error.
+ensure_venv_with() {
+    local venv=$1 wanted=$2 what=$3 stamp=$1/.numa-kubelet-venv
+    shift 3
     if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
         return 0
     fi
     ensure_python_venv
-    say "creating the virtualenv $venv from $requirements (a few minutes the first time)"
+    say "creating the virtualenv $venv ($what; a few minutes the first time)"
     rm -rf "$venv"
     "$PYTHON" -m venv "$venv"
-    "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-    "$venv/bin/python" -m pip install -q -r "$REPO/$requirements" || die "pip install -r $requirements failed"
+    { "$venv/bin/python" -m pip install -q --upgrade pip && "$venv/bin/python" -m pip install -q "$@"; } >"$venv.log" 2>&1 \
+        || die "pip install $* into $venv failed; last lines of $venv.log: $(tail -n 3 "$venv.log" | tr '\n' ' ')"
     echo "$wanted" >"$stamp"
+}
+
+# A virtualenv VENV with the pinned packages of REQUIREMENTS (a file of the checkout); rebuilt when that file changes.
+ensure_venv_of() {
+    local venv=$1 requirements=$2
+    ensure_venv_with "$venv" "$(sha256sum "$REPO/$requirements" | cut -d' ' -f1)" "$requirements" -r "$REPO/$requirements"
 }
 
 # The project's virtualenv with the pinned tools of requirements-dev.txt.
@@ -80,18 +87,9 @@ render_core_requirement() {
 }
 
 ensure_render_venv() {
-    local stamp=$RENDER_VENV/.numa-kubelet-render wanted
+    local wanted
     wanted=$(render_core_requirement)
-    if [ -x "$RENDER_VENV/bin/ansible-playbook" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
-        return 0
-    fi
-    ensure_python_venv
-    say "creating the render's virtualenv $RENDER_VENV ($wanted only)"
-    rm -rf "$RENDER_VENV"
-    "$PYTHON" -m venv "$RENDER_VENV"
-    "$RENDER_VENV/bin/python" -m pip install -q "$wanted" >"$RENDER_VENV.log" 2>&1 \
-        || die "pip install $wanted into $RENDER_VENV failed; last lines of $RENDER_VENV.log: $(tail -n 3 "$RENDER_VENV.log" | tr '\n' ' ')"
-    echo "$wanted" >"$stamp"
+    ensure_venv_with "$RENDER_VENV" "$wanted" "$wanted only" "$wanted"
 }
 
 # The checkout's shell scripts: *.sh files and files whose first line is a sh or bash shebang (as pre-commit's
