@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Discover one node and plan it, in one task.
 
-The order of the reads and what each one depends on is the engine's (_plan.discover); this action only carries its
+The order of the reads and what each one depends on is the engine's (_discovery.discover); this action only carries its
 questions to the node with the modules a task would use (numa.kubelet.node_files, numa.kubelet.numa_facts,
 ansible.builtin.systemd_service, ansible.builtin.uri) and `rke2 --version`. As one task it costs a host one turn
 where the steps as separate tasks cost about ten, most of them on the controller (docs/performance.md).
@@ -16,7 +16,8 @@ from ansible.release import __version__ as ansible_version
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
-from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import discover, plan_host
+from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import discover
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 
 # Inputs that stand in for the node (numa.kubelet.render, check mode): a real run must read the node itself, or a
 # leftover group variable would plan and write another machine's topology or files.
@@ -43,7 +44,7 @@ class _NodeFailure(Exception):
 
 
 class _Node:
-    """The node as _plan.discover asks it, through the connection of the task."""
+    """The node as _discovery.discover asks it, through the connection of the task."""
 
     def __init__(self, action, task_vars, imds_url):
         self._action = action

@@ -46,7 +46,9 @@ from ._effective import effective_kubelet_config, merge_patch
 from ._eks import EksError, kube_reserved, kube_reserved_memory_mebibytes, max_pods as table_max_pods
 from ._flags import kubelet_flags
 from ._eks_nodeadm import NODECONFIG_CONTENT_TYPE, cluster_problems
-from ._plan import NODEADM_EVICTION_HARD, PlanError, _vcpus, plan_host, topology_from
+from ._plan import plan_host
+from ._plan_inputs import PlanError, topology_from, vcpu_count
+from ._platform_nodeadm import NODEADM_EVICTION_HARD
 from ._split import SPLIT_STRATEGIES, reserved_memory
 from ._validation import check_kubelet_config
 
@@ -323,7 +325,7 @@ def _plan_al2(node_class, path, pods, problems):
         return None
     try:
         nodes, capacity = topology_from({"kubelet_numa_topology": node_class.get("topology")}, {})
-        vcpus = _vcpus(nodes)
+        vcpus = vcpu_count(nodes)
         if vcpus is None:
             raise PlanError(["the topology lists no CPUs; bootstrap.sh reserves CPU by the node's nproc, so give cpus per NUMA node"])
         base = al2_base_config(pods, vcpus, use_max_pods)

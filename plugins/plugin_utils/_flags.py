@@ -130,3 +130,8 @@ def kubelet_flags(config):
     if problems:
         raise KubeletConfigError(problems)
     return flags
+
+
+def flag_key(item):
+    """The flag name of one kubelet argument item, written 'name=value', '--name=value' or 'name' (an RKE2 kubelet-arg item)."""
+    return item.lstrip("-").partition("=")[0]

@@ -25,7 +25,7 @@ import re
 import yaml
 
 from ._config import KubeletConfigError, plain_data
-from ._plan import state_problems
+from ._manager_inputs import state_problems
 from ._quantity import Quantity, QuantityError
 
 # The variables that state a host's intent; set by two unrelated groups with different values, they conflict.

@@ -13,7 +13,9 @@ import re
 import pytest
 import yaml
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import PlanError, detect_platform, detection_paths, discover, plan_host, reads
+from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import detect_platform, detection_paths, discover, reads
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan_inputs import PlanError
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 with open(os.path.join(REPO, "roles", "kubelet_numa", "defaults", "main.yml"), encoding="utf-8") as _handle:

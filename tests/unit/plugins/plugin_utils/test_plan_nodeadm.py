@@ -13,7 +13,9 @@ import pytest
 import yaml
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._allocatable import memory_reservation
-from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import PlanError, discover, plan_host, reads
+from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import discover, reads
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan_inputs import PlanError
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_plan import DEFAULTS, TOPOLOGY
 
 OURS = "/etc/eks/nodeadm.d/50-numa-kubelet.yaml"

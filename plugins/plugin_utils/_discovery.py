@@ -1,0 +1,112 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Discovery: which platform a node runs and what to read on it, in as few round trips as the platform allows.
+
+The platform modules say what marks them, what their plan reads and what only a command on the node can tell
+(_platform.Platform); this module asks them in order and gathers the facts plan_host (_plan) plans from.
+"""
+
+from __future__ import annotations
+
+from ._plan_inputs import PlanError, absolute_path
+from ._platforms import PLATFORM_NAMES, PLATFORMS, platform_named
+
+
+def detect_platform(existing):
+    """The platform from the paths that exist on the node (kubeadm, RKE2 or nodeadm), or a PlanError."""
+    found = {platform.name: [path for path in platform.markers if any(seen == path or seen.startswith(path + "/") for seen in existing)]
+             for platform in PLATFORMS}
+    found = {platform: paths for platform, paths in found.items() if paths}
+    if len(found) == 1:
+        return next(iter(found))
+    if not found:
+        raise PlanError(["kubelet_numa_platform: cannot detect the platform: none of %s exists on this host; set kubelet_numa_platform "
+                         "to one of %s" % (detection_paths(), ", ".join(PLATFORM_NAMES))])
+    raise PlanError(["kubelet_numa_platform: cannot detect the platform: this host looks like %s; set kubelet_numa_platform"
+                     % " and ".join("%s (%s)" % (platform, ", ".join(paths)) for platform, paths in sorted(found.items()))])
+
+
+def detection_paths():
+    """Every path detect_platform looks at."""
+    return [path for platform in PLATFORMS for path in platform.markers]
+
+
+def paths_to_read(variables, platform, files=None):
+    """Files and directories the plan of this platform reads on the node: {"files": [...], "dirs": [...]}.
+
+    With the files already read (kubeadm), the drop-in directory a --config-dir flag names is added.
+    """
+    problems = []
+    root_dir = absolute_path(variables, "kubelet_numa_kubelet_root_dir", problems)
+    wanted, dirs = platform_named(platform).paths_to_read(variables, files, problems)
+    if root_dir:
+        wanted += [root_dir + "/memory_manager_state", root_dir + "/cpu_manager_state"]
+    if problems:
+        raise PlanError(problems)
+    return {"files": [path for path in wanted if path], "dirs": [path for path in dirs if path]}
+
+
+def reads(variables, existing=None, files=None):
+    """What to read on the host: {"platform": ..., "files": [...], "dirs": [...]}.
+
+    existing: the detection paths that exist on the host (used when kubelet_numa_platform is unset);
+    files: what was read so far (a kubeadm --config-dir flag names one more directory).
+    """
+    variables = dict(variables or {})
+    platform = variables.get("kubelet_numa_platform") or None
+    if platform is None:
+        platform = detect_platform(set(existing or ()))
+    elif platform not in PLATFORM_NAMES:
+        raise PlanError(["kubelet_numa_platform: %r is not one of %s" % (platform, ", ".join(PLATFORM_NAMES))])
+    return dict(paths_to_read(variables, platform, files), platform=platform)
+
+
+def discover(variables, node, also_read=(), also_units=(), lablabs=None):
+    """Everything plan_host needs from one node, read through `node` in as few round trips as the platform allows.
+
+    node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
+    "topology" when asked), topology() like numa.kubelet.numa_facts, rke2_version() (`rke2 --version`),
+    unit_file_state(unit) (systemd's UnitFileState, None when unknown), instance_type() and user_data() (IMDSv2; the
+    user data is "" when the instance has none). Nothing is read
+    that a variable already gives: kubelet_numa_node_files replaces every file read, kubelet_numa_topology the
+    topology, kubelet_numa_platform the detection, and so on. also_read paths are read with the files (what the caller
+    writes besides the plan's files); also_units are systemd units whose state is read with them (facts["unit_states"]).
+    Returns (facts, attributes): the facts for plan_host and the mode, owner and
+    group of every path read. lablabs: what lablabs.rke2 knows of the host (rke2_type, rke2_version, its group
+    membership, its kubelet variables; the plan_node option); its role and, when numa.kubelet hands over to it, its
+    version spare the reads. Raises PlanError when the platform cannot be told.
+    """
+    lablabs = dict(lablabs or {})
+    variables = dict(variables or {})
+    given_files = variables.get("kubelet_numa_node_files") or {}
+    wants_topology = not variables.get("kubelet_numa_topology")
+    attributes, topology, read_existing, unit_states = {}, {}, [], {}
+    if given_files:
+        existing = list(given_files)
+        todo = reads(variables, existing)
+        files = dict(given_files)
+        if wants_topology:
+            topology = node.topology()
+    else:
+        existing = None if variables.get("kubelet_numa_platform") else node.read(detection_paths(), [], False)["existing"]
+        todo = reads(variables, existing)
+        found = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology, also_units)
+        files, attributes, topology = dict(found["files"]), dict(found["attributes"]), found.get("topology") or {}
+        read_existing = list(found.get("existing") or [])
+        unit_states = dict(found.get("units") or {})
+        # A kubeadm --config-dir flag names its drop-in directory only in the files just read.
+        more = [path for path in reads(variables, existing, files)["dirs"] if path not in todo["dirs"]]
+        if more:
+            found = node.read([], more, False)
+            files.update(found["files"])
+            attributes.update(found["attributes"])
+            read_existing += found.get("existing") or []
+    platform = todo["platform"]
+    # node_files reports a directory as existing, without content: one we would write as a file is refused in planning.
+    directories = sorted({path for path in read_existing if path not in files})
+    facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [],
+             "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
+             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": "", "unit_states": unit_states, "lablabs": lablabs}
+    facts.update(platform_named(platform).discover(variables, node, files, lablabs))
+    return facts, attributes

@@ -1,0 +1,193 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What every platform's plan reads and checks the same way: paths and names from variables, the topology, the node's
+files, YAML and KubeletConfiguration files, EnvironmentFiles, and the layers (main file, drop-ins, flags) of one kubelet.
+
+The platform modules (_platform_*.py), discovery (_discovery) and the plan (_plan) build on these; this module imports
+none of them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+import yaml
+
+from ._config import API_VERSION, KIND, KubeletConfigError
+from ._effective import effective_kubelet_config, parse_kubelet_flags
+from ._kubelet_fields import field_type_problems, type_name
+from ._split import numa_nodes_from
+
+_SAFE_PATH = re.compile(r"^/[A-Za-z0-9._/+@:=-]*$")
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class PlanError(KubeletConfigError):
+    """One or more reasons a host cannot be planned; nothing may change on it."""
+
+
+def safe_path(value):
+    """True for an absolute path of plain characters whose every part is a name: no '.', '..', '//', not '/' alone."""
+    return (isinstance(value, str) and bool(_SAFE_PATH.fullmatch(value))
+            and all(part not in ("", ".", "..") for part in value[1:].rstrip("/").split("/")))
+
+
+def absolute_path(variables, name, problems):
+    value = variables.get(name)
+    if not safe_path(value):
+        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts"
+                        % (name, value))
+        return None
+    return posixpath.normpath(value)
+
+
+def file_name(variables, name, problems):
+    value = variables.get(name)
+    if not isinstance(value, str) or not _SAFE_NAME.match(value):
+        problems.append("%s: %r must be a plain file name (letters, digits, . _ -), not a path" % (name, value))
+        return None
+    return value
+
+
+def topology_from(variables, facts):
+    """The NUMA nodes and memory capacity: kubelet_numa_topology when set, else what numa_facts discovered."""
+    given = variables.get("kubelet_numa_topology") or {}
+    source = "kubelet_numa_topology" if given else "numa_facts"
+    topology = given if given else facts
+    if not isinstance(topology, dict):
+        raise PlanError(["kubelet_numa_topology: %r must be a mapping {numa_nodes: [...], numa_memory_capacity_bytes: N}" % (topology,)])
+    nodes = topology.get("numa_nodes")
+    capacity = topology.get("numa_memory_capacity_bytes")
+    problems = []
+    if not nodes:
+        problems.append("%s: numa_nodes is missing or empty; set kubelet_numa_topology or let the role run numa.kubelet.numa_facts on the host" % source)
+    if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity <= 0:
+        problems.append("%s: numa_memory_capacity_bytes %r must be a positive integer (MemTotal of /proc/meminfo x 1024)" % (source, capacity))
+    if problems:
+        raise PlanError(problems)
+    if not isinstance(nodes, list):
+        raise PlanError(["%s: numa_nodes %r (%s) must be a list of NUMA nodes {id, memory_bytes, cpus}" % (source, nodes, type_name(nodes))])
+    for index, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            raise PlanError(["%s: numa_nodes[%d] %r must be a mapping {id, memory_bytes, cpus}" % (source, index, node)])
+    unknown = sorted(str(key) for key in topology if key not in ("numa_nodes", "numa_memory_capacity_bytes"))
+    if unknown and given:
+        raise PlanError(["%s: unknown keys %s; it has only numa_nodes and numa_memory_capacity_bytes" % (source, ", ".join(unknown))])
+    try:
+        numa_nodes_from(nodes)
+    except KubeletConfigError as exc:
+        raise PlanError(["%s: %s" % (source, problem) for problem in exc.problems]) from None
+    return nodes, capacity
+
+
+def node_files(files):
+    """The node's files {absolute path: text, or null when missing}, as numa.kubelet.node_files reads them or
+    kubelet_numa_node_files gives them."""
+    if files is None:
+        return {}
+    if not isinstance(files, dict):
+        raise PlanError(["kubelet_numa_node_files: %r (%s) must be a mapping {absolute path on the node: file content}"
+                         % (files, type_name(files))])
+    problems = []
+    for path, text in files.items():
+        if not isinstance(path, str) or not path.startswith("/"):
+            problems.append("kubelet_numa_node_files: the key %r must be an absolute path on the node" % (path,))
+        elif text is not None and not isinstance(text, str):
+            problems.append("kubelet_numa_node_files[%s]: %r (%s) must be the file's text (a string; null for a missing file): "
+                            "write a YAML file's content as a block scalar (|)" % (path, text, type_name(text)))
+    if problems:
+        raise PlanError(problems)
+    return dict(files)
+
+
+def vcpu_count(nodes):
+    cpus = [cpu for node in nodes for cpu in (node.get("cpus") or [])]
+    return len(cpus) or None
+
+
+def parse_env_file(text):
+    """A systemd EnvironmentFile: KEY=VALUE lines, '#' comments, optional single or double quotes around VALUE."""
+    values = {}
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")) or "=" not in line:
+            continue
+        key, _separator, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def env_words(text, names=None):
+    """The kubelet words an EnvironmentFile contributes; systemd splits an unbraced $VAR on whitespace."""
+    values = parse_env_file(text)
+    return [word for key, value in values.items() if names is None or key in names for word in value.split()]
+
+
+def load_mapping(path, text, problems):
+    if text is None:
+        return None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        problems.append("%s: not valid YAML/JSON: %s" % (path, str(exc).replace("\n", " ")))
+        return None
+    if data is not None and not isinstance(data, dict):
+        problems.append("%s: must hold a mapping, got %s" % (path, type(data).__name__))
+        return None
+    return data or {}
+
+
+def load_kubelet_config(path, text, problems):
+    """A KubeletConfiguration file (main config or drop-in) read as the kubelet decodes it: its kind and field types."""
+    data = load_mapping(path, text, problems)
+    if data:
+        for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
+            if key in data and data[key] != expected:
+                problems.append("%s: %s %r is not %r; the kubelet refuses a file of another kind here" % (path, key, data[key], expected))
+        problems.extend(field_type_problems(data, "%s: " % path))
+    return data
+
+
+def dir_files(files, directory, suffixes):
+    prefix = directory.rstrip("/") + "/"
+    return sorted(path for path, text in files.items()
+                  if text is not None and path.startswith(prefix) and "/" not in path[len(prefix):] and path.endswith(suffixes))
+
+
+
+def dropin_document(settings):
+    return dict({"apiVersion": API_VERSION, "kind": KIND}, **settings)
+
+
+class KubeletLayers:
+    """The inputs of one kubelet: main file, drop-ins (path, document) in order, flags; with `ours` marking our layer."""
+
+    def __init__(self, main_path=None, main=None, dropins=None, flags=None, ours=None):
+        self.main_path, self.main = main_path, main
+        self.dropins = list(dropins or [])
+        self.flags = list(flags or [])
+        self.ours = ours
+
+    def effective(self):
+        return effective_kubelet_config(self.main, [document for _path, document in self.dropins], self.flags)
+
+    def describe(self):
+        return {
+            "config": None if self.main_path is None else {"path": self.main_path, "content": self.main or {}},
+            "dropins": [{"path": path, "content": document} for path, document in self.dropins],
+            "flags": parse_kubelet_flags(self.flags).config_flags,
+        }
+
+
+def dropins_in(files, directory, problems, replace=None):
+    paths = dir_files(files, directory, (".conf",))
+    documents = [(path, load_kubelet_config(path, files[path], problems) or {}) for path in paths]
+    if replace is not None:
+        documents = [(path, document) for path, document in documents if path != replace[0]] + [replace]
+        documents.sort(key=lambda item: item[0])
+    return documents

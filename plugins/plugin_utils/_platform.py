@@ -1,0 +1,62 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The one interface between the plan and a platform (kubeadm, RKE2, nodeadm): what a platform module declares.
+
+Each _platform_<name>.py builds one Platform; _platforms lists them in detection order. Discovery (_discovery) asks a
+Platform what marks it and what to read; the plan (_plan) asks it for a Layout of the node; everything after that
+(the reservation, the checks, the restart decision, the files' content) is common and lives in _plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+
+@dataclass(frozen=True)
+class Platform:
+    """A platform: its name, how to tell it on a node, what to read there, and how it layers the kubelet's inputs.
+
+    markers: paths its installer leaves on a node (one that exists, or a path under it, tells the platform).
+    paths_to_read(variables, files, problems) -> (files, dirs): what its plan reads on the node, besides the kubelet's
+      root directory; files is what was read so far (None before the first read) when a file names another directory.
+    discover(variables, node, files, lablabs) -> {fact: value}: the facts only a command on the node can tell (a version,
+      the unit enabled, the instance metadata); {} when the variables already give them.
+    layout(variables, facts, files, intent, dropin_name, nodes, problems) -> Layout, or None after adding to problems.
+    """
+
+    name: str
+    markers: tuple
+    paths_to_read: Callable[[dict, Optional[dict], list], tuple]
+    discover: Callable[[dict, Any, dict, dict], dict]
+    layout: Callable[..., Optional["Layout"]]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one node's kubelet gets its inputs on this platform, before and with numa.kubelet's settings.
+
+    unit: the systemd unit restarted to apply the files; apply_unit: one run before it that rebuilds the kubelet's
+    inputs from ours (nodeadm-run), or None.
+    files: what numa.kubelet writes: {path, mode, template or text, content_for(settings) -> document} entries.
+    directories: the directories those files go in (created when missing).
+    before: the KubeletLayers the kubelet runs with now; layers_for(settings): those it runs with our settings.
+    warnings: what the platform warns of before planning (None: nothing to say, and no early warnings entry).
+    report_key, report: the platform's own part of the plan (plan[report_key]), or None.
+    hand_over(settings, before, effective, capacity) -> (outputs, restart_held, warnings): when another tool writes and
+      starts what carries our settings (lablabs.rke2), its inputs; restart_held when the unit must not be restarted yet.
+    report_for(settings, outputs) -> the entries added to the platform's report once the plan holds.
+    """
+
+    unit: str
+    apply_unit: Optional[str]
+    files: list
+    directories: list
+    before: Any
+    layers_for: Callable[[dict], Any]
+    warnings: Optional[list] = None
+    report_key: Optional[str] = None
+    report: Optional[dict] = None
+    hand_over: Optional[Callable[[dict, dict, dict, int], tuple]] = None
+    report_for: Optional[Callable[[dict, Optional[dict]], dict]] = None

@@ -1,0 +1,106 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""kubeadm: how a kubeadm node's kubelet gets its config, and where numa.kubelet's settings go (docs/kubelet-facts.md section 4).
+
+The main config /var/lib/kubelet/config.yaml belongs to kubeadm (`kubeadm upgrade` rewrites it), so our settings go
+in a --config-dir drop-in; the flag comes from kubeadm-flags.env or /etc/default/kubelet (kubeadm's 10-kubeadm.conf
+passes $KUBELET_KUBEADM_ARGS then $KUBELET_EXTRA_ARGS) and is added to the latter where missing.
+"""
+
+from __future__ import annotations
+
+from ._effective import parse_kubelet_flags
+from ._plan_inputs import KubeletLayers, absolute_path, dropin_document, dropins_in, env_words, load_kubelet_config, parse_env_file, safe_path
+from ._platform import Layout, Platform
+
+
+def _paths_to_read(variables, files, problems):
+    wanted = [absolute_path(variables, "kubelet_numa_kubeadm_config_file", problems),
+              absolute_path(variables, "kubelet_numa_kubeadm_flags_file", problems),
+              absolute_path(variables, "kubelet_numa_kubeadm_extra_args_file", problems)]
+    dirs = [absolute_path(variables, "kubelet_numa_kubeadm_config_dir", problems)]
+    if files and not problems:
+        # The drop-in directory a --config-dir flag names, once the flag files are read.
+        named = _kubeadm_layers(variables, files, [])[3]
+        if safe_path(named) and named not in dirs:
+            dirs.append(named)
+    return wanted, dirs
+
+
+def _discover(variables, node, files, lablabs):
+    return {}
+
+
+def _kubeadm_layers(variables, files, problems):
+    config_file = variables["kubelet_numa_kubeadm_config_file"]
+    flags_file = variables["kubelet_numa_kubeadm_flags_file"]
+    extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
+    main = load_kubelet_config(config_file, files.get(config_file), problems)
+    if files.get(config_file) is None:
+        problems.append("%s does not exist: this is not a kubeadm node that has joined its cluster (kubelet_numa_kubeadm_config_file)" % config_file)
+    # 10-kubeadm.conf: $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
+    kubeadm_words = env_words(files.get(flags_file), ("KUBELET_KUBEADM_ARGS",))
+    extra_env = parse_env_file(files.get(extra_file))
+    extra_words = extra_env.get("KUBELET_EXTRA_ARGS", "").split()
+    flags = kubeadm_words + extra_words
+    parsed = parse_kubelet_flags(flags)
+    config_dir = parsed.config_dir or variables["kubelet_numa_kubeadm_config_dir"]
+    return main, flags, parsed, config_dir, extra_words
+
+
+def _env_file_with(text, name, words):
+    """The EnvironmentFile text with NAME set to the words; other lines kept as they are."""
+    line = '%s="%s"' % (name, " ".join(words))
+    lines = (text or "").splitlines()
+    for index, existing in enumerate(lines):
+        if existing.strip().startswith(name + "="):
+            lines[index] = line
+            break
+    else:
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
+    main, flags, parsed, config_dir, extra_words = _kubeadm_layers(variables, files, problems)
+    if problems:
+        return None
+    if parsed.config and parsed.config != variables["kubelet_numa_kubeadm_config_file"]:
+        problems.append("the kubelet flags name --config=%s, but kubelet_numa_kubeadm_config_file is %s"
+                        % (parsed.config, variables["kubelet_numa_kubeadm_config_file"]))
+    if not safe_path(config_dir):
+        problems.append("--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely (an absolute path of "
+                        "plain characters without '.' or '..' parts)" % config_dir)
+        return None
+    ours_path = "%s/%s.conf" % (config_dir, dropin_name)
+    main_path = variables["kubelet_numa_kubeadm_config_file"]
+    extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
+    needs_flag = parsed.config_dir is None
+    new_flags = flags + (["--config-dir=%s" % config_dir] if needs_flag else [])
+    before_dropins = dropins_in(files, config_dir, problems) if parsed.config_dir else []
+
+    def layers_for(settings):
+        dropins = dropins_in(files, config_dir, problems, replace=(ours_path, dropin_document(settings)))
+        position = [path for path, _document in dropins].index(ours_path)
+        return KubeletLayers(main_path, main, dropins, new_flags, ours=("dropin", position))
+
+    entries = [{"path": ours_path, "template": "kubeadm.j2", "mode": "0644",
+                "content_for": dropin_document}]
+    inputs = {main_path: "kubelet_numa_kubeadm_config_file (the kubelet's main config)",
+              variables["kubelet_numa_kubeadm_flags_file"]: "kubelet_numa_kubeadm_flags_file (kubeadm's flags)",
+              ours_path: "numa.kubelet's drop-in"}
+    if needs_flag and (extra_file in inputs or extra_file == config_dir or extra_file.startswith(config_dir.rstrip("/") + "/")):
+        problems.append("kubelet_numa_kubeadm_extra_args_file: %s is %s; numa.kubelet would replace it with KUBELET_EXTRA_ARGS "
+                        "(it must be the kubelet's own EnvironmentFile, such as /etc/default/kubelet or /etc/sysconfig/kubelet)"
+                        % (extra_file, inputs.get(extra_file, "in the kubelet's drop-in directory %s" % config_dir)))
+        return None
+    if needs_flag:
+        entries.append({"path": extra_file, "mode": "0644",
+                        "text": _env_file_with(files.get(extra_file), "KUBELET_EXTRA_ARGS", extra_words + ["--config-dir=%s" % config_dir])})
+    return Layout(unit="kubelet.service", apply_unit=None, files=entries, directories=[config_dir],
+                  before=KubeletLayers(main_path, main, before_dropins, flags), layers_for=layers_for)
+
+
+KUBEADM = Platform(name="kubeadm", markers=("/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml"),
+                   paths_to_read=_paths_to_read, discover=_discover, layout=_layout)

@@ -1,0 +1,197 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""nodeadm (EKS AL2023): how nodeadm configures the kubelet, and where numa.kubelet's settings go (docs/kubelet-facts.md section 4).
+
+nodeadm rebuilds the drop-in config.json.d/40-nodeadm.conf at every boot (and nodeadm-run) from the user data, then
+the /etc/eks/nodeadm.d files (_eks_nodeadm); it goes over its base config.json, whose kubeReserved comes from its
+maxPods formula. Ours is a nodeadm.d file, so the plan is that rebuild, never the old drop-in.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from ._config import API_VERSION, KIND, KubeletConfigError
+from ._eks import EksError, kube_reserved
+from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
+from ._kubelet_fields import field_type_problems
+from ._plan_inputs import KubeletLayers, absolute_path, env_words, load_kubelet_config, vcpu_count
+from ._platform import Layout, Platform
+
+# nodeadm's base config.json (awslabs/amazon-eks-ami nodeadm internal/kubelet/config.go defaultKubeletSubConfig):
+# the memory-relevant part; kubeReserved is added from the instance type.
+NODEADM_EVICTION_HARD = {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}
+NODEADM_DROPIN = "40-nodeadm.conf"
+
+
+def _paths_to_read(variables, files, problems):
+    wanted = [absolute_path(variables, "kubelet_numa_nodeadm_kubelet_config", problems),
+              absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems)]
+    dirs = [absolute_path(variables, "kubelet_numa_nodeadm_config_dir", problems),
+            absolute_path(variables, "kubelet_numa_nodeadm_kubelet_dropin_dir", problems)]
+    if variables.get("kubelet_numa_nodeadm_user_data_path"):
+        wanted.append(absolute_path(variables, "kubelet_numa_nodeadm_user_data_path", problems))
+    return wanted, dirs
+
+
+def _discover(variables, node, files, lablabs):
+    facts = {}
+    if (not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
+            and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
+        # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
+        facts["instance_type"] = node.instance_type()
+    if (variables.get("kubelet_numa_nodeadm_user_data_from_imds") and not variables.get("kubelet_numa_nodeadm_user_data")
+            and not variables.get("kubelet_numa_nodeadm_user_data_path")):
+        # What nodeadm itself reads at boot (its user data provider asks IMDS): the plan is then exact.
+        facts["nodeadm_user_data"] = node.user_data()
+    return facts
+
+
+def _nodeadm_base(variables, facts, nodes, problems):
+    instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
+    max_pods = variables.get("kubelet_numa_max_pods") or None
+    vcpus = vcpu_count(nodes)
+    if vcpus is None:
+        problems.append("nodeadm: the NUMA topology lists no CPUs; nodeadm reserves CPU by the node's online CPU count, so give cpus per NUMA node")
+        return None
+    try:
+        if max_pods:
+            reserved = kube_reserved(max_pods=max_pods, vcpus=vcpus)
+        elif instance_type:
+            reserved = kube_reserved(instance_type, vcpus=vcpus)
+        else:
+            problems.append("kubelet_numa_instance_type: unset and not readable from the instance metadata, and the node has no "
+                            "nodeadm base config to read kubeReserved from; set it (e.g. m5.large) or kubelet_numa_max_pods")
+            return None
+    except EksError as exc:
+        problems.append("kubelet_numa_instance_type: %s" % exc)
+        return None
+    return {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(NODEADM_EVICTION_HARD), "kubeReserved": reserved}
+
+
+def _nodeconfig(settings):
+    return {"apiVersion": NODECONFIG_API_VERSION, "kind": NODECONFIG_KIND, "spec": {"kubelet": {"config": settings}}}
+
+
+def _nodeadm_file_kubelet(path, text, problems):
+    try:
+        configs = [kubelet_config(document) for document in file_nodeconfigs(path, text)]
+    except KubeletConfigError as exc:
+        problems.extend("%s; nodeadm would fail on it and leave the kubelet unconfigured" % problem for problem in exc.problems)
+        return {}
+    for config in configs:
+        problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % path))
+    return merge_kubelet_configs(configs)
+
+
+def _not_set_by(config, sources):
+    """The part of a merged kubelet config that `sources` (merged last) does not set, leaf by leaf."""
+    rest = {}
+    for key, value in config.items():
+        if key not in sources:
+            rest[key] = value
+        elif isinstance(value, dict) and isinstance(sources[key], dict):
+            inner = _not_set_by(value, sources[key])
+            if inner:
+                rest[key] = inner
+    return rest
+
+
+def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, problems):
+    """(user data kubelet configs in merge order, None standing for ours; what the plan assumed, or None when exact)."""
+    if "nodeadm_user_data_parts" in facts:
+        return list(facts["nodeadm_user_data_parts"]), None
+    text, path = variables.get("kubelet_numa_nodeadm_user_data") or "", variables.get("kubelet_numa_nodeadm_user_data_path") or ""
+    if text and path:
+        problems.append("kubelet_numa_nodeadm_user_data and kubelet_numa_nodeadm_user_data_path are both set; give the user data once")
+        return [], None
+    if path:
+        if files.get(path) is None:
+            problems.append("kubelet_numa_nodeadm_user_data_path: %s does not exist on the node (or is not readable)" % path)
+            return [], None
+        text, origin = files[path], path
+    elif not text and facts.get("nodeadm_user_data") is not None:
+        text, origin = facts["nodeadm_user_data"], "the instance's user data (IMDS)"
+        if not text:
+            return [], None  # the instance has no user data: nodeadm reads none
+    else:
+        origin = "kubelet_numa_nodeadm_user_data"
+    if text:
+        if not isinstance(text, str):
+            problems.append("kubelet_numa_nodeadm_user_data: %r must be the user data's text (MIME multi-part, NodeConfig YAML or base64)"
+                            % (text,))
+            return [], None
+        try:
+            configs = [kubelet_config(document) for document in user_data_nodeconfigs(text, origin)]
+        except KubeletConfigError as exc:
+            problems.extend("%s; at boot nodeadm cannot use this user data" % problem for problem in exc.problems)
+            return [], None
+        for config in configs:
+            problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % origin))
+        return configs, None
+    # Not given: what the drop-in holds beyond the nodeadm.d files can only have come from the user data.
+    inferred = _not_set_by({key: value for key, value in current_dropin.items() if key not in ("apiVersion", "kind")}, nodeadm_d_now)
+    assumption = ("the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
+                  "kubelet_numa_nodeadm_user_data_from_imds), so the "
+                  "plan assumes its kubelet settings are those of the current %s that no /etc/eks/nodeadm.d file sets: %s; a user data "
+                  "value that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"
+                  % (NODEADM_DROPIN, ", ".join(sorted(inferred)) or "none"))
+    return [inferred] if inferred else [], assumption
+
+
+def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
+    base_path = variables["kubelet_numa_nodeadm_kubelet_config"]
+    source_dir = variables["kubelet_numa_nodeadm_config_dir"]
+    dropin_dir = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"]
+    environment = variables["kubelet_numa_nodeadm_kubelet_environment"]
+    ours_path = "%s/%s.yaml" % (source_dir, dropin_name)
+    if files.get(base_path) is not None:
+        base = load_kubelet_config(base_path, files[base_path], problems)
+    else:
+        base = _nodeadm_base(variables, facts, nodes, problems)
+    if problems:
+        return None
+    flags = [word for word in env_words(files.get(environment)) if not word.startswith(("--config=", "--config-dir="))]
+    dropin_path = dropin_dir + "/" + NODEADM_DROPIN
+    current_dropin = load_kubelet_config(dropin_path, files.get(dropin_path), problems) or {}
+    # nodeadm.d as it is now (ours included as last written), and as it will be (ours in its lexical place).
+    on_disk = {path: _nodeadm_file_kubelet(path, files[path], problems) for path in config_files(files, source_dir)}
+    user_data, assumption = _nodeadm_user_data(variables, facts, files, current_dropin, merge_kubelet_configs(on_disk.values()), problems)
+    if problems:
+        return None
+    ours_in_user_data = None in user_data
+    nodeadm_d = sorted(set(on_disk) - {ours_path} | ({ours_path} if not ours_in_user_data else set()),
+                       key=lambda path: posixpath.basename(path).encode("utf-8"))
+    sources = [(None if config is None else "user data", config) for config in user_data]
+    sources += [(None if path == ours_path else path, None if path == ours_path else on_disk[path]) for path in nodeadm_d]
+    ours_at = next(index for index, (label, _config) in enumerate(sources) if label is None)
+    if not ours_in_user_data:
+        for path, config in sources[ours_at + 1:]:
+            for name in sorted(set(config) & set(intent) | ({"reservedMemory"} & set(config))):
+                problems.append("%s sets %s, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
+                                "order); move it into kubelet_numa_config or remove it" % (path, name))
+
+    def layers_for(settings):
+        # 40-nodeadm.conf as nodeadm rebuilds it at the next boot or nodeadm-run: the sources only, in order.
+        dropin = merge_kubelet_configs(settings if label is None else config for label, config in sources)
+        return KubeletLayers(base_path, base, [(dropin_path, dict(dropin, apiVersion=API_VERSION, kind=KIND))], flags, ours=("dropin", 0))
+
+    before_dropins = [(dropin_path, current_dropin)] if current_dropin else []
+    warnings = [assumption] if assumption else []
+    instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
+    if files.get(base_path) is not None and instance_type and not variables.get("kubelet_numa_max_pods"):
+        expected = _nodeadm_base(variables, facts, nodes, [])
+        actual = ((base or {}).get("kubeReserved") or {}).get("memory")
+        if expected and actual and expected["kubeReserved"]["memory"] != actual:
+            warnings.append("%s has kubeReserved.memory %s, but nodeadm's formula gives %s for %s: the node's value is used"
+                            % (base_path, actual, expected["kubeReserved"]["memory"], instance_type))
+    return Layout(unit="kubelet.service", apply_unit=variables.get("kubelet_numa_nodeadm_apply_service") or "nodeadm-run.service",
+                  files=[{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
+                  directories=[source_dir], before=KubeletLayers(base_path, base, before_dropins, flags), layers_for=layers_for,
+                  warnings=warnings, report_key="nodeadm",
+                  report={"user_data": "assumed" if assumption else "given", "sources": [label or "numa.kubelet" for label, _c in sources]})
+
+
+NODEADM = Platform(name="nodeadm", markers=("/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"),
+                   paths_to_read=_paths_to_read, discover=_discover, layout=_layout)

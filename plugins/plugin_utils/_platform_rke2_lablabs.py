@@ -1,0 +1,168 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""RKE2 installed by lablabs.rke2: numa.kubelet writes no file and hands its settings to lablabs.rke2's variables.
+
+lablabs.rke2 1.53.0 (https://github.com/lablabs/ansible-role-rke2, defaults/main.yml, tasks/first_server.yml and
+templates/config.yaml.j2) writes only config.yaml: rke2_server_options / rke2_agent_options copied verbatim, one
+kubelet-arg key from rke2_kubelet_arg, and rke2_kubelet_config in a file of its own. This module reads what the
+planning play sees of those variables, refuses what would lose a setting, and merges numa.kubelet's settings in, for
+_platform_rke2 (which plans the kubelet RKE2 then runs).
+"""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from ._effective import merge_patch, parse_kubelet_flags
+from ._flags import flag_key
+from ._manager_inputs import manager_summary
+from ._plan_inputs import dropin_document
+
+# Its group names and where it writes rke2_kubelet_config.
+LABLABS_SERVERS_GROUP = "masters"
+LABLABS_AGENTS_GROUP = "workers"
+LABLABS_KUBELET_CONFIG = "kubelet-config.yaml"
+
+
+def _sets_kubelet_arg(option):
+    """Whether one rke2_server_options / rke2_agent_options item renders a kubelet-arg key (copied verbatim, or key: value)."""
+    data = option
+    if isinstance(option, str):
+        try:
+            data = yaml.safe_load(option)
+        except yaml.YAMLError:
+            return option.lstrip().startswith("kubelet-arg")
+    return isinstance(data, dict) and any(str(key).rstrip("+") == "kubelet-arg" for key in data)
+
+
+def lablabs_inputs(lablabs, config_dir, problems):
+    """What the lablabs.rke2 play will render for this host, from its own variables as the planning play sees them."""
+    result = {"servers_group": lablabs.get("servers_group") or LABLABS_SERVERS_GROUP,
+              "agents_group": lablabs.get("agents_group") or LABLABS_AGENTS_GROUP,
+              "in_servers_group": bool(lablabs.get("in_servers_group")), "in_agents_group": bool(lablabs.get("in_agents_group")),
+              "kubelet_config_path": config_dir + "/" + LABLABS_KUBELET_CONFIG}
+    for name in ("rke2_server_options", "rke2_agent_options"):
+        value = lablabs.get(name)
+        if value is not None and (not isinstance(value, list) or not all(isinstance(item, (str, dict)) for item in value)):
+            problems.append("%s: %r must be a list of 'option: value' strings or mappings (lablabs.rke2)" % (name, value))
+            value = None
+        result[name] = value
+    kubelet_arg = lablabs.get("rke2_kubelet_arg")
+    if kubelet_arg is not None and (not isinstance(kubelet_arg, list) or not all(isinstance(item, str) for item in kubelet_arg)):
+        problems.append("rke2_kubelet_arg: %r must be a list of 'flag=value' strings (lablabs.rke2)" % (kubelet_arg,))
+        kubelet_arg = None
+    kubelet_config = lablabs.get("rke2_kubelet_config") or {}
+    if not isinstance(kubelet_config, dict):
+        problems.append("rke2_kubelet_config: %r must be a KubeletConfiguration mapping (lablabs.rke2)" % (kubelet_config,))
+        kubelet_config = {}
+    result["kubelet_arg"], result["kubelet_config"] = kubelet_arg, kubelet_config
+    result["form"] = "kubelet_config" if kubelet_config else ("kubelet_arg" if kubelet_arg is not None else "options")
+    rendered = [name for name, group in (("rke2_server_options", "in_servers_group"), ("rke2_agent_options", "in_agents_group")) if result[group]]
+    for name in rendered:
+        for index, option in enumerate(result[name] or []):
+            if _sets_kubelet_arg(option):
+                problems.append("%s[%d] %r sets kubelet-arg: lablabs.rke2 would render it beside numa.kubelet's kubelet-arg and RKE2 keeps only "
+                                "the later key, so one of them would be lost; move its items to rke2_kubelet_arg (numa.kubelet merges "
+                                "them and plans on them) or into kubelet_numa_config" % (name, index, option))
+    if result["form"] == "options" and not rendered:
+        problems.append("this host is in neither lablabs.rke2 group %r (rke2_servers_group_name) nor %r (rke2_agents_group_name): "
+                        "lablabs.rke2 renders rke2_server_options only for the first and rke2_agent_options only for the second, so "
+                        "numa.kubelet's kubelet-arg would not reach config.yaml; add the host to its group"
+                        % (result["servers_group"], result["agents_group"]))
+    items = list(kubelet_arg or [])
+    for item in items:
+        key = flag_key(item)
+        if key == "config-dir" or (key == "config" and result["form"] != "kubelet_config"):
+            problems.append("rke2_kubelet_arg item %r names kubelet config numa.kubelet cannot plan on; give the settings as "
+                            "rke2_kubelet_config (lablabs.rke2 writes it to %s) and numa.kubelet merges its own into it"
+                            % (item, result["kubelet_config_path"]))
+        elif key == "config" and item.partition("=")[2] != result["kubelet_config_path"]:
+            problems.append("rke2_kubelet_arg item %r: lablabs.rke2 writes rke2_kubelet_config to %s; name that file or leave the item "
+                            "out (numa.kubelet adds it)" % (item, result["kubelet_config_path"]))
+    if result["form"] == "kubelet_config" and not any(flag_key(item) == "config" for item in items):
+        items.append("--config=" + result["kubelet_config_path"])
+    result["kubelet_arg_with_config"] = items
+    return result
+
+
+def _conflicting_items(user_items, ours):
+    """User kubelet-arg items that contradict ours: the same scalar or list flag, or the same key of a map flag."""
+    found = []
+    for item in user_items:
+        parsed = parse_kubelet_flags(["--" + item.lstrip("-")]).overrides
+        for field_name, value, kind, _word in parsed:
+            for our_field, our_value, _our_kind, our_word in parse_kubelet_flags(["--" + our for our in ours]).overrides:
+                if our_field != field_name:
+                    continue
+                if kind.startswith("map") and isinstance(value, dict) and not set(value) & set(our_value):
+                    continue  # repeated map flags add up (docs/kubelet-facts.md section 2): theirs and ours both apply
+                found.append((item, our_word[2:]))
+    return found
+
+
+def lablabs_kubelet_config(lablabs, settings, problems):
+    """The user's rke2_kubelet_config with numa.kubelet's settings merged in; a field both set differently is refused."""
+    user = lablabs["kubelet_config"]
+    for name, value in settings.items():
+        if name not in user or user[name] == value:
+            continue
+        if name == "reservedMemory":
+            problems.append("rke2_kubelet_config.reservedMemory: computed by numa.kubelet; leave it out")
+        elif isinstance(user[name], dict) and isinstance(value, dict):
+            for key in sorted(set(user[name]) & set(value)):
+                if user[name][key] != value[key]:
+                    problems.append("rke2_kubelet_config.%s.%s is %r, kubelet_numa_config says %r: set it in one place"
+                                    % (name, key, user[name][key], value[key]))
+        else:
+            problems.append("rke2_kubelet_config.%s is %r, kubelet_numa_config says %r: set it in one place" % (name, user[name], value))
+    document = merge_patch({key: value for key, value in user.items() if key not in ("apiVersion", "kind")}, settings)
+    return dropin_document(document)
+
+
+def lablabs_outputs(lablabs, settings, ours, problems):
+    """lablabs.rke2's variables for this host: the user's own values with numa.kubelet's merged in, for one wiring."""
+    line = "kubelet-arg: %s" % json.dumps(ours)
+    server = list(lablabs["rke2_server_options"] or [])
+    agent = list(lablabs["rke2_agent_options"] or [])
+    outputs = {"form": lablabs["form"], "rke2_kubelet_config": lablabs["kubelet_config"]}
+    user_items = lablabs["kubelet_arg"]
+    if lablabs["form"] == "options":
+        if lablabs["in_servers_group"]:
+            server.append(line)
+        else:
+            agent.append(line)
+    elif lablabs["form"] == "kubelet_arg":
+        for item, our in _conflicting_items(user_items, ours):
+            problems.append("rke2_kubelet_arg item %r contradicts numa.kubelet's %r (both reach the kubelet; the later wins): move the "
+                            "setting into kubelet_numa_config" % (item, our))
+        outputs["rke2_kubelet_arg"] = list(user_items) + ours
+    else:
+        outputs["rke2_kubelet_arg"] = lablabs["kubelet_arg_with_config"]
+        outputs["rke2_kubelet_config"] = {key: value for key, value in lablabs_kubelet_config(lablabs, settings, problems).items()
+                                          if key not in ("apiVersion", "kind")}
+    outputs.update(rke2_server_options=server, rke2_agent_options=agent)
+    return outputs
+
+
+def lablabs_hand_over(lablabs, settings, ours, config_path, before, effective, capacity, problems):
+    """(lablabs.rke2's variables for this host, whether the restart waits for lablabs.rke2, warnings).
+
+    lablabs.rke2 owns config.yaml: restarting RKE2 before config.yaml carries our settings would check an old config,
+    so while the kubelet would run with other manager inputs than planned, the restart is lablabs.rke2's.
+    """
+    outputs = lablabs_outputs(lablabs, settings, ours, problems)
+    if before == effective:
+        outputs["not_carried"] = []
+        return outputs, False, []
+    outputs["not_carried"] = [
+        "%s does not give the kubelet numa.kubelet's settings: with it the kubelet would run with %s, the plan is %s. Pass "
+        "kubelet_numa_rke2_server_options, _agent_options, _kubelet_arg and _kubelet_config to lablabs.rke2 as "
+        "examples/lablabs-rke2.yml does, and set no rke2_kubelet_arg or rke2_*_options where the planning play cannot see "
+        "them (the lablabs.rke2 play's or task's vars): lablabs renders them as a later kubelet-arg key, which RKE2 keeps"
+        % (config_path, manager_summary(before, capacity), manager_summary(effective, capacity))]
+    warning = ("%s does not carry numa.kubelet's kubelet settings yet: lablabs.rke2 writes them from kubelet_numa_rke2_* "
+               "(examples/lablabs-rke2.yml)" % config_path)
+    return outputs, True, [warning]

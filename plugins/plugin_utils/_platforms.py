@@ -1,0 +1,21 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Every platform numa.kubelet plans, in the order detection and the messages list them (docs/contributing.md: adding one)."""
+
+from __future__ import annotations
+
+from ._platform_kubeadm import KUBEADM
+from ._platform_nodeadm import NODEADM
+from ._platform_rke2 import RKE2
+
+PLATFORMS = (KUBEADM, RKE2, NODEADM)
+PLATFORM_NAMES = tuple(platform.name for platform in PLATFORMS)
+
+
+def platform_named(name):
+    """The Platform called `name`; KeyError for a name that is not in PLATFORM_NAMES."""
+    for platform in PLATFORMS:
+        if platform.name == name:
+            return platform
+    raise KeyError(name)
