@@ -35,6 +35,7 @@ def safe_path(value):
 
 
 def absolute_path(variables, name, problems):
+    """The variable `name` as a normalized absolute path, or None after adding why it is not a safe one to problems."""
     value = variables.get(name)
     if not safe_path(value):
         problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts"
@@ -44,6 +45,7 @@ def absolute_path(variables, name, problems):
 
 
 def file_name(variables, name, problems):
+    """The variable `name` as a plain file name, or None after adding why it is not one to problems."""
     value = variables.get(name)
     if not isinstance(value, str) or not _SAFE_NAME.match(value):
         problems.append("%s: %r must be a plain file name (letters, digits, . _ -), not a path" % (name, value))
@@ -103,6 +105,7 @@ def node_files(files):
 
 
 def vcpu_count(nodes):
+    """The number of CPUs the NUMA nodes list, or None when they list none."""
     cpus = [cpu for node in nodes for cpu in (node.get("cpus") or [])]
     return len(cpus) or None
 
@@ -129,6 +132,7 @@ def env_words(text, names=None):
 
 
 def load_mapping(path, text, problems):
+    """A YAML/JSON file's mapping ({} when empty); None when the file is missing, or (with a problem added) not YAML or not a mapping."""
     if text is None:
         return None
     try:
@@ -154,13 +158,14 @@ def load_kubelet_config(path, text, problems):
 
 
 def dir_files(files, directory, suffixes):
+    """The files read directly in `directory` whose names end with one of `suffixes`, in lexical order."""
     prefix = directory.rstrip("/") + "/"
     return sorted(path for path, text in files.items()
                   if text is not None and path.startswith(prefix) and "/" not in path[len(prefix):] and path.endswith(suffixes))
 
 
-
 def dropin_document(settings):
+    """A KubeletConfiguration document holding the settings (a drop-in, or the config lablabs.rke2 writes)."""
     return dict({"apiVersion": API_VERSION, "kind": KIND}, **settings)
 
 
@@ -185,6 +190,7 @@ class KubeletLayers:
 
 
 def dropins_in(files, directory, problems, replace=None):
+    """The .conf drop-ins of `directory` as (path, document) in lexical order; replace=(path, document) puts one in its place."""
     paths = dir_files(files, directory, (".conf",))
     documents = [(path, load_kubelet_config(path, files[path], problems) or {}) for path in paths]
     if replace is not None:
