@@ -7,7 +7,8 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
-from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host, state_problems
+from ansible_collections.numa.kubelet.plugins.plugin_utils._manager_inputs import state_problems
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 
 
 def kubelet_numa_plan(variables, facts):
