@@ -69,6 +69,16 @@ def wait_for_new_start(node, before, timeout=120):
     return node.starts()[-1]
 
 
+def kill_module_processes(node):
+    """Kill the node's end of the controller's connection: every module process that is not the transaction.
+
+    The transaction has left the task's session and been handed to PID 1 (systemd); a module's process is a child of
+    the connection's shell. Returns the PIDs killed.
+    """
+    return node.sh("for pid in $(pgrep -f '^/usr/bin/python3'); do "
+                   "  [ \"$(ps -o ppid= -p $pid | tr -d ' ')\" = 1 ] || { kill -9 $pid && echo $pid; }; done").stdout.split()
+
+
 def stopping(node):
     return node.sh("systemctl show --property=ActiveState --value kubelet.service", check=False).stdout.strip() in ("deactivating", "inactive")
 
@@ -117,17 +127,8 @@ def test_connection_dropped_mid_restart(node_factory):
     controller = start_role(node, kubelet_numa_config=CHANGED)
     wait_for(lambda: stopping(node), 180, "the kubelet stopping")
     # The connection's end on the node: the process of the task that waits for the transaction's report (the handler
-    # starts the transaction and returns, then waits for it in a second task, which may begin a moment after the
-    # stop). The transaction has left the task's session and been handed to PID 1 (systemd); the module's process is
-    # a child of the connection's shell.
-    killed = []
-
-    def kill_the_module():
-        killed.extend(node.sh("for pid in $(pgrep -f '^/usr/bin/python3'); do "
-                              "  [ \"$(ps -o ppid= -p $pid | tr -d ' ')\" = 1 ] || { kill -9 $pid && echo $pid; }; done").stdout.split())
-        return killed
-
-    wait_for(kill_the_module, 60, "a module process on the node, waiting for the restart")
+    # starts the transaction and returns, then waits for it in a second task, which may begin a moment after the stop).
+    wait_for(lambda: kill_module_processes(node), 60, "a module process on the node, waiting for the restart")
     controller.wait(300)
     new = wait_for_new_start(node, len(before))
     assert new["reserved_memory_bytes"] != before[-1]["reserved_memory_bytes"]
@@ -208,8 +209,10 @@ def test_rollout_summary_for_a_host_lost_mid_restart(node_factory):
     wait_for(lambda: stopping(node), 180, "the kubelet stopping")
     with open(pid_file, "w", encoding="utf-8") as out:
         out.write("4194999")  # above the kernel's largest pid_max
-    node.sh("for pid in $(pgrep -f '^/usr/bin/python3'); do "
-            "  [ \"$(ps -o ppid= -p $pid | tr -d ' ')\" = 1 ] || kill -9 $pid; done")
+    # The task that waits for the transaction's report may begin a moment after the stop, its connection made before
+    # the PID changed: kill it once it is there, unless the controller has already found the node unreachable.
+    wait_for(lambda: kill_module_processes(node) or controller.poll() is not None, 60,
+             "a module process on the node, or the controller ending")
     assert controller.wait(300) != 0
     log.seek(0)
     out = " ".join(log.read().split())
