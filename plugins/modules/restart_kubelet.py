@@ -234,6 +234,8 @@ def systemctl(*args):
         done = subprocess.run(["systemctl"] + list(args), capture_output=True, text=True, timeout=SYSTEMCTL_TIMEOUT, check=False)
     except subprocess.TimeoutExpired:
         raise StepFailed("systemctl %s did not return in %d s" % (" ".join(args), SYSTEMCTL_TIMEOUT)) from None
+    except OSError as exc:  # no systemd on this node: a failed step with the reason, never a traceback
+        raise StepFailed("systemctl %s could not run: %s" % (" ".join(args), exc)) from None
     if done.returncode != 0:
         raise StepFailed("systemctl %s failed (rc %d): %s" % (" ".join(args), done.returncode, (done.stderr or done.stdout).strip()))
     return done.stdout

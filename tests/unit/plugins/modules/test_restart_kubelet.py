@@ -85,3 +85,9 @@ def test_a_write_without_its_text_is_refused_naming_the_file(capsys):
         restart_kubelet.main()
     result = json.loads(capsys.readouterr().out)
     assert result["failed"] and "write: /etc/default/kubelet needs its whole text as content" in result["msg"]
+
+
+def test_a_node_without_systemctl_is_a_failed_step_not_a_traceback(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(restart_kubelet.StepFailed, match=r"^systemctl show .* could not run: .*No such file or directory"):
+        restart_kubelet.unit_show("kubelet.service")
