@@ -27,6 +27,7 @@ import time
 
 import pytest
 import yaml
+from podman_hosts import podman_env, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -68,22 +69,6 @@ def container(host):
     return CONTAINER_PREFIX + host
 
 
-def run(argv, check=True, **kwargs):
-    result = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
-    if check and result.returncode != 0:
-        raise AssertionError("%s failed (%d):\n%s\n%s" % (argv, result.returncode, result.stdout, result.stderr))
-    return result
-
-
-def podman_env():
-    env = dict(os.environ)
-    # Where scripts/build-test-hosts puts it (scripts/lib/common.sh: TEST_HOSTS).
-    cache = os.environ.get("NUMA_KUBELET_CACHE")
-    test_hosts = os.environ.get("NUMA_KUBELET_TEST_HOSTS") or (cache and os.path.join(cache, "test-hosts")) or "/var/cache/numa-kubelet/test-hosts"
-    conf = os.path.join(test_hosts, "containers.conf")
-    if os.path.exists(conf):
-        env["CONTAINERS_CONF"] = conf
-    return env
 
 
 class Fleet:

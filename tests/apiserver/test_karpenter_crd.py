@@ -21,9 +21,10 @@ import sys
 
 import pytest
 import yaml
+from podman_hosts import run
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import EksUserDataError, render_node_classes
-from ansible_collections.numa.kubelet.tests.apiserver.conftest import apiserver_up_script, run
+from ansible_collections.numa.kubelet.tests.apiserver.conftest import apiserver_up_script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))

@@ -38,6 +38,7 @@ import time
 
 import pytest
 import yaml
+from podman_hosts import podman_env, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -59,21 +60,6 @@ LABLABS = shared("NUMA_KUBELET_LABLABS_RKE2", os.path.join("clients", "lablabs.r
 APISERVER_UP = os.path.join(shared("NUMA_KUBELET_APISERVER", "apiserver"), "apiserver-up")
 
 
-def run(argv, check=True, **kwargs):
-    result = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
-    if check and result.returncode != 0:
-        raise AssertionError("%s failed (%d):\n%s\n%s" % (argv, result.returncode, result.stdout, result.stderr))
-    return result
-
-
-def podman_env():
-    env = dict(os.environ)
-    cache = os.environ.get("NUMA_KUBELET_CACHE")
-    test_hosts = os.environ.get("NUMA_KUBELET_TEST_HOSTS") or (cache and os.path.join(cache, "test-hosts")) or "/var/cache/numa-kubelet/test-hosts"
-    conf = os.path.join(test_hosts, "containers.conf")
-    if os.path.exists(conf):
-        env["CONTAINERS_CONF"] = conf
-    return env
 
 
 _libc = ctypes.CDLL("libc.so.6", use_errno=True)

@@ -13,12 +13,12 @@ import itertools
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 
 import pytest
 import yaml
+from podman_hosts import podman_env, run
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IMAGE = "localhost/numa-kubelet-testhost:bookworm"
@@ -32,21 +32,6 @@ UNIT = {"kubeadm": "kubelet.service", "rke2-server": "rke2-server.service", "rke
 _NAMES = itertools.count()
 
 
-def run(argv, check=True, **kwargs):
-    result = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
-    if check and result.returncode != 0:
-        raise AssertionError("%s failed (%d):\n%s\n%s" % (argv, result.returncode, result.stdout, result.stderr))
-    return result
-
-
-def podman_env():
-    env = dict(os.environ)
-    cache = os.environ.get("NUMA_KUBELET_CACHE")
-    test_hosts = os.environ.get("NUMA_KUBELET_TEST_HOSTS") or (cache and os.path.join(cache, "test-hosts")) or "/var/cache/numa-kubelet/test-hosts"
-    conf = os.path.join(test_hosts, "containers.conf")
-    if os.path.exists(conf):
-        env["CONTAINERS_CONF"] = conf
-    return env
 
 
 class Node:
