@@ -69,8 +69,6 @@ def container(host):
     return CONTAINER_PREFIX + host
 
 
-
-
 class Fleet:
     def __init__(self, tmp, collections_root):
         self.tmp = tmp

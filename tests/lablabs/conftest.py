@@ -60,8 +60,6 @@ LABLABS = shared("NUMA_KUBELET_LABLABS_RKE2", os.path.join("clients", "lablabs.r
 APISERVER_UP = os.path.join(shared("NUMA_KUBELET_APISERVER", "apiserver"), "apiserver-up")
 
 
-
-
 _libc = ctypes.CDLL("libc.so.6", use_errno=True)
 
 

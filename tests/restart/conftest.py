@@ -32,8 +32,6 @@ UNIT = {"kubeadm": "kubelet.service", "rke2-server": "rke2-server.service", "rke
 _NAMES = itertools.count()
 
 
-
-
 class Node:
     """One test host: a container with systemd, provisioned as `layout`, and the role run on it by ansible-playbook."""
 
