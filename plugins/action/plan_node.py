@@ -5,7 +5,7 @@
 
 The order of the reads and what each one depends on is the engine's (_discovery.discover); this action only carries its
 questions to the node with the modules a task would use (numa.kubelet.node_files, numa.kubelet.numa_facts,
-ansible.builtin.systemd_service, ansible.builtin.uri) and `rke2 --version`. As one task it costs a host one turn
+ansible.builtin.systemd_service, ansible.builtin.uri), `rke2 --version` and `k3s --version`. As one task it costs a host one turn
 where the steps as separate tasks cost about ten, most of them on the controller (docs/performance.md).
 """
 
@@ -33,6 +33,8 @@ def render_only_message(host, given):
 
 # As the RKE2 install script puts the binary (/usr/local/bin, or /usr/bin from the RPM), whatever the login PATH.
 RKE2_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+# As k3s's install.sh puts the binary (BIN_DIR: /usr/local/bin, or /opt/bin when /usr/local/bin is read-only).
+K3S_PATH = "/usr/local/bin:/opt/bin:/usr/bin:/bin:/usr/sbin:/sbin"
 
 
 class _NodeFailure(Exception):
@@ -77,6 +79,14 @@ class _Node:
             raise _NodeFailure({"failed": True, "rc": result["rc"], "stdout": result["stdout"], "stderr": result["stderr"],
                                 "msg": "plan_node: `rke2 --version` failed (rc %s): %s; before RKE2 is installed, give the version to install: "
                                        "kubelet_numa_rke2_version, or lablabs.rke2's rke2_version" % (result["rc"], result["stderr"].strip())})
+        return result["stdout"]
+
+    def k3s_version(self):
+        result = self._action._low_level_execute_command("PATH=%s k3s --version" % K3S_PATH)
+        if result["rc"] != 0:
+            raise _NodeFailure({"failed": True, "rc": result["rc"], "stdout": result["stdout"], "stderr": result["stderr"],
+                                "msg": "plan_node: `k3s --version` failed (rc %s): %s; before k3s is installed, give the version to install: "
+                                       "kubelet_numa_k3s_version" % (result["rc"], result["stderr"].strip())})
         return result["stdout"]
 
     def unit_file_state(self, unit):

@@ -12,7 +12,7 @@ short_description: Read the kubelet-related files of a node in one go
 version_added: 0.1.0
 description:
   - Reads text files and the files directly inside directories, read-only, in one task, so that planning a node
-    costs one round trip whatever the platform (kubeadm, RKE2, nodeadm).
+    costs one round trip whatever the platform (kubeadm, RKE2, nodeadm, k3s).
   - With O(topology=true), also reads the NUMA topology as M(numa.kubelet.numa_facts) does, in the same round trip.
   - Also returns the mode, owner and group of every path found, so that a role can tell a file already in place
     without a C(stat) task per file.

@@ -17,7 +17,8 @@ description:
     C(kubelet_numa_platform) is unset; then, in one M(numa.kubelet.node_files) call, every file the kubelet of that
     platform reads (main config, drop-ins, flag files, checkpoints) with the NUMA topology; on kubeadm, a drop-in
     directory that only a C(--config-dir) flag in those files names; on RKE2 C(rke2 --version) and which of
-    C(rke2-server) or C(rke2-agent) is enabled (M(ansible.builtin.systemd_service)); on nodeadm, when neither
+    C(rke2-server) or C(rke2-agent) is enabled (M(ansible.builtin.systemd_service)); on k3s C(k3s --version) and which
+    of C(k3s) (server) or C(k3s-agent) is enabled; on nodeadm, when neither
     C(kubelet_numa_instance_type), C(kubelet_numa_max_pods) nor the base config gives kubeReserved, the instance type
     from the instance metadata (IMDSv2, M(ansible.builtin.uri)).
   - With C(kubelet_numa_node_files) set, no file is read on the node; with C(kubelet_numa_topology) set, no topology.
@@ -103,7 +104,7 @@ discovered:
   description:
     - What the plan was made from, the input of P(numa.kubelet.kubelet_numa_plan#filter)
       (C(numa_nodes), C(numa_memory_capacity_bytes), C(platform), C(files) by absolute path with C(null) for a missing
-      file, C(rke2_version), C(rke2_role), C(instance_type), C(lablabs)).
+      file, C(rke2_version), C(rke2_role), C(k3s_version), C(k3s_role), C(instance_type), C(lablabs)).
   returned: always
   type: dict
 attributes:

@@ -30,7 +30,9 @@ author:
   - numa.kubelet developers (!UNKNOWN)
 options:
   unit:
-    description: The systemd unit that runs the kubelet (C(kubelet.service), C(rke2-server.service), C(rke2-agent.service)).
+    description:
+      - The systemd unit that runs the kubelet (C(kubelet.service), C(rke2-server.service), C(rke2-agent.service), C(k3s.service),
+        C(k3s-agent.service)).
     type: str
     required: true
   start_unit:

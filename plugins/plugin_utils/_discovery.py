@@ -14,7 +14,7 @@ from ._platforms import PLATFORM_NAMES, PLATFORMS, platform_named
 
 
 def detect_platform(existing):
-    """The platform from the paths that exist on the node (kubeadm, RKE2 or nodeadm), or a PlanError."""
+    """The platform from the paths that exist on the node (kubeadm, RKE2, nodeadm or k3s), or a PlanError."""
     found = {platform.name: [path for path in platform.markers if any(seen == path or seen.startswith(path + "/") for seen in existing)]
              for platform in PLATFORMS}
     found = {platform: paths for platform, paths in found.items() if paths}
@@ -66,7 +66,7 @@ def discover(variables, node, also_read=(), also_units=(), lablabs=None):
     """Everything plan_host needs from one node, read through `node` in as few round trips as the platform allows.
 
     node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
-    "topology" when asked), topology() like numa.kubelet.numa_facts, rke2_version() (`rke2 --version`),
+    "topology" when asked), topology() like numa.kubelet.numa_facts, rke2_version() (`rke2 --version`), k3s_version() (`k3s --version`),
     unit_file_state(unit) (systemd's UnitFileState, None when unknown), instance_type() and user_data() (IMDSv2; the
     user data is "" when the instance has none). Nothing is read
     that a variable already gives: kubelet_numa_node_files replaces every file read, kubelet_numa_topology the
@@ -107,6 +107,7 @@ def discover(variables, node, also_read=(), also_units=(), lablabs=None):
     directories = sorted({path for path in read_existing if path not in files})
     facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [],
              "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
-             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "", "instance_type": "", "unit_states": unit_states, "lablabs": lablabs}
+             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "",
+             "k3s_version": "", "k3s_role": "", "instance_type": "", "unit_states": unit_states, "lablabs": lablabs}
     facts.update(platform_named(platform).discover(variables, node, files, lablabs))
     return facts, attributes

@@ -88,7 +88,7 @@ def plan_host(variables, facts):
 
     facts keys: numa_nodes and numa_memory_capacity_bytes (unless kubelet_numa_topology is set), files
     ({absolute path: text or None} as read on the node; an offline render passes kubelet_numa_node_files), and
-    platform, rke2_version, rke2_role, instance_type when discovered. Raises PlanError with every problem.
+    platform, rke2_version, rke2_role, k3s_version, k3s_role, instance_type when discovered. Raises PlanError with every problem.
     """
     for name, value in (("variables", variables), ("facts", facts)):
         if value is not None and not isinstance(value, dict):

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The one interface between the plan and a platform (kubeadm, RKE2, nodeadm): what a platform module declares.
+"""The one interface between the plan and a platform (kubeadm, RKE2, nodeadm, k3s): what a platform module declares.
 
 Each _platform_<name>.py builds one Platform; _platforms lists them in detection order. Discovery (_discovery) asks a
 Platform what marks it and what to read; the plan (_plan) asks it for a Layout of the node; everything after that

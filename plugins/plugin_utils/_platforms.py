@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
+from ._platform_k3s import K3S
 from ._platform_kubeadm import KUBEADM
 from ._platform_nodeadm import NODEADM
 from ._platform_rke2 import RKE2
 
-PLATFORMS = (KUBEADM, RKE2, NODEADM)
+PLATFORMS = (KUBEADM, RKE2, NODEADM, K3S)
 PLATFORM_NAMES = tuple(platform.name for platform in PLATFORMS)
 
 

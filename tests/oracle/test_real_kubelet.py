@@ -304,6 +304,10 @@ def _rke2(version, role, spec, intent, split="even"):
     return _host("rke2", spec, intent, split, rke2_version=version, rke2_role=role)
 
 
+def _k3s(version, role, spec, intent, split="even"):
+    return _host("k3s", spec, intent, split, k3s_version=version, k3s_role=role)
+
+
 def _eks(instance_type, spec, intent, split="even", cpus_per_node=2):
     return _host("nodeadm", spec, intent, split, cpus_per_node=cpus_per_node, instance_type=instance_type)
 
@@ -324,6 +328,10 @@ HOSTS = {
     "rke2-132-1n": _rke2("v1.32.5+rke2r1", "server", "1x16Gi", "awkward", "first"),
     "rke2-132-2n": _rke2("v1.32.5+rke2r1", "agent", "2x16Gi", "fractional", {0: "1Gi", 1: "1536Mi"}),
     "rke2-132-4n": _rke2("v1.32.5+rke2r1", "server", "4x8Gi", "cpu-static"),
+    # k3s runs RKE2's agent code under its own names: kubelet-arg+ items before 1.32, a drop-in after 00-k3s-defaults.conf from 1.32.
+    "k3s-131-2n": _k3s("v1.31.9+k3s1", "agent", "2x16Gi", "awkward", "proportional"),
+    "k3s-132-1n": _k3s("v1.32.5+k3s1", "server", "1x16Gi", "odd-bytes"),
+    "k3s-133-4n": _k3s("v1.33.1+k3s1", "agent", "4x8Gi", "fractional", "first"),
     "eks-m5-1n": _eks("m5.large", "1x8Gi", "eks", cpus_per_node=2),
     "eks-m5-2n": _eks("m5.large", "2x4Gi", "eks", "proportional", cpus_per_node=1),
     "eks-p4d-1n": _eks("p4d.24xlarge", "1x16Gi", "eks-pinned-system", "first", cpus_per_node=96),
@@ -355,7 +363,7 @@ def inventory_for(hosts):
         }
         if host.get("files"):
             variables["kubelet_numa_node_files"] = host["files"]
-        for key in ("rke2_version", "rke2_role", "instance_type"):
+        for key in ("rke2_version", "rke2_role", "k3s_version", "k3s_role", "instance_type"):
             if key in host:
                 variables["kubelet_numa_" + key] = host[key]
         entries[name] = variables
@@ -429,7 +437,7 @@ def _check_platform_files(name, plan, given, host_dir):
     """What render wrote for the platform is what kubelet_inputs says the kubelet reads."""
     host = HOSTS[name]
     ours = [path for path in plan["files"] if path.endswith("/50-numa-kubelet.yaml")]
-    if host["platform"] == "rke2" and given["config"] is None and not given["dropins"]:
+    if host["platform"] in ("rke2", "k3s") and given["config"] is None and not given["dropins"]:
         document = yaml.safe_load((host_dir / ours[0].lstrip("/")).read_text(encoding="utf-8"))
         missing = ["--" + item for item in document["kubelet-arg+"] if "--" + item not in given["flags"]]
         assert not missing, "%s: kubelet-arg+ items %s of %s are not among the kubelet's flags %s" % (name, missing, ours[0], given["flags"])

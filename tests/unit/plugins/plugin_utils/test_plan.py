@@ -285,7 +285,7 @@ def test_change_detection():
 
 
 @pytest.mark.parametrize(("variables", "message"), [
-    ({"kubelet_numa_platform": "k3s"}, "kubelet_numa_platform: 'k3s' is not one of kubeadm, rke2, nodeadm"),
+    ({"kubelet_numa_platform": "k0s"}, "kubelet_numa_platform: 'k0s' is not one of kubeadm, rke2, nodeadm, k3s"),
     ({"kubelet_numa_kubelet_root_dir": "var/lib/kubelet"}, "kubelet_numa_kubelet_root_dir: 'var/lib/kubelet' must be an absolute path"),
     ({"kubelet_numa_kubeadm_config_dir": "/etc/../tmp"}, "kubelet_numa_kubeadm_config_dir: '/etc/../tmp' must be an absolute path"),
     ({"kubelet_numa_dropin_name": "../x"}, "kubelet_numa_dropin_name: '../x' must be a plain file name"),
@@ -315,13 +315,15 @@ def test_detection():
 class FakeNode:
     """A node as discover() asks it: files on disk, units, an IMDS; every question is logged."""
 
-    def __init__(self, files=None, dirs=(), units=None, instance_type="m5.large", rke2_version="rke2 version v1.32.5+rke2r1 (abc)"):
+    def __init__(self, files=None, dirs=(), units=None, instance_type="m5.large", rke2_version="rke2 version v1.32.5+rke2r1 (abc)",
+                 k3s_version="k3s version v1.32.5+k3s1 (abc)"):
         self.files = dict(files or {})
         self.dirs = set(dirs)
         self.units = dict(units or {})
         self.active = {}
         self._instance_type = instance_type
         self._rke2_version = rke2_version
+        self._k3s_version = k3s_version
         self.asked = []
 
     def read(self, paths, dirs, topology, units=()):
@@ -347,6 +349,10 @@ class FakeNode:
     def rke2_version(self):
         self.asked.append(("rke2_version",))
         return self._rke2_version
+
+    def k3s_version(self):
+        self.asked.append(("k3s_version",))
+        return self._k3s_version
 
     def unit_file_state(self, unit):
         self.asked.append(("unit_file_state", unit))

@@ -19,7 +19,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._platform import Layo
 from ansible_collections.numa.kubelet.plugins.plugin_utils._platforms import PLATFORM_NAMES, PLATFORMS, platform_named
 
 PLUGIN_UTILS = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4, "plugins", "plugin_utils")
-PLATFORM_MODULES = ("_platform_kubeadm", "_platform_rke2", "_platform_rke2_lablabs", "_platform_nodeadm")
+PLATFORM_MODULES = ("_platform_kubeadm", "_platform_rke2", "_platform_rke2_lablabs", "_platform_nodeadm", "_platform_k3s", "_k3s_agent")
 
 
 def source(module):
@@ -37,7 +37,7 @@ def relative_imports(module):
 
 
 def test_platforms_in_detection_order_each_a_frozen_declaration():
-    assert PLATFORM_NAMES == ("kubeadm", "rke2", "nodeadm")
+    assert PLATFORM_NAMES == ("kubeadm", "rke2", "nodeadm", "k3s")
     for platform in PLATFORMS:
         assert isinstance(platform, Platform) and platform_named(platform.name) is platform
         with pytest.raises(dataclasses.FrozenInstanceError):
@@ -48,11 +48,14 @@ def test_platforms_in_detection_order_each_a_frozen_declaration():
 
 def test_detection_paths_are_the_markers_in_platform_order():
     assert detection_paths() == ["/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml", "/etc/rancher/rke2",
-                                 "/usr/local/bin/rke2", "/usr/bin/rke2", "/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"]
+                                 "/usr/local/bin/rke2", "/usr/bin/rke2", "/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json",
+                                 "/etc/rancher/k3s", "/usr/local/bin/k3s", "/opt/bin/k3s"]
     for platform in PLATFORMS:
         assert detect_platform({platform.markers[-1] + "/x"}) == platform.name
     with pytest.raises(PlanError, match=r"this host looks like kubeadm \(/var/lib/kubelet/config.yaml\) and rke2 \(/usr/bin/rke2\)"):
         detect_platform({"/usr/bin/rke2", "/var/lib/kubelet/config.yaml"})
+    # /etc/rancher holds both products' directories; only /etc/rancher/k3s tells k3s.
+    assert detect_platform({"/etc/rancher/k3s/config.yaml", "/etc/rancher/node/password"}) == "k3s"
 
 
 def test_layout_is_frozen_and_has_no_platform_report_by_default():
@@ -76,7 +79,7 @@ def test_plan_holds_no_platform_layout():
     documented = {id(node.body[0].value) for node in ast.walk(code)
                   if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node) is not None}
     strings = [node.value for node in ast.walk(code) if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documented]
-    for word in ("kubeadm", "rke2", "nodeadm", "lablabs", ".service", "/etc/", "/var/"):
+    for word in ("kubeadm", "rke2", "nodeadm", "k3s", "lablabs", ".service", "/etc/", "/var/"):
         assert not [value for value in strings if word in value], word
 
 
