@@ -13,9 +13,14 @@ version_added: 0.1.0
 description:
   - "Runs on the node, in one call: write the files of O(write) that differ from what is on the node (keeping what each
     held before), stop the unit, remove C(memory_manager_state) (and C(cpu_manager_state) with
-    O(reset_cpu_manager_state)), start it, wait for C(/healthz), watch the unit for O(settle) seconds from its start,
-    then compare the new C(memory_manager_state) with O(expected_state). Without O(reset), the unit is restarted
-    instead of stopped and started, and the checkpoints stay."
+    O(reset_cpu_manager_state)), start it, wait for C(/healthz), compare the new C(memory_manager_state) with
+    O(expected_state), then watch the unit until it has run O(settle) seconds since its start. Without O(reset), the
+    unit is restarted instead of stopped and started, and the checkpoints stay."
+  - "Once the kubelet is up and its checkpoint matches, the transaction reports so (RV(settled) false, with
+    RV(settling_until)) and goes on watching the unit for the rest of O(settle): a kubelet that exits in that time is
+    rolled back by the transaction itself, which then reports that. O(settled=false) returns that first report, so the
+    caller can go on (a rollout verifies the node meanwhile) and read the final verdict later with O(only_report) and
+    the same O(token)."
   - "When a write fails (a full disk, say), the files already written are put back, the directories it made are
     removed, and the kubelet is not touched."
   - "On any failure after the writes it puts back the previous files (those of O(write) it changed, and O(files)),
@@ -117,6 +122,16 @@ options:
         result.
     type: bool
     default: false
+  settled:
+    description:
+      - "V(true): return the transaction's final verdict, once it has ended (after O(settle), or after its rollback)."
+      - "V(false): return as soon as the kubelet is up with the new config and its checkpoint matches, while the
+        transaction still watches it until RV(settling_until) and rolls back by itself if it exits; its final verdict
+        is read later with O(only_report) and its O(token) (and V(true)). A failure before that point is returned
+        as with V(true)."
+    type: bool
+    default: true
+    version_added: 0.2.0
   wait:
     description:
       - "V(false): start the transaction on the node and return at once with its RV(token) (and, with C(--diff), the
@@ -168,6 +183,19 @@ steps:
   type: list
   elements: dict
   sample: [{"step": "stop", "seconds": 0.21, "ok": true}, {"step": "start", "seconds": 0.34, "ok": true}]
+settled:
+  description:
+    - Whether this is the transaction's final verdict. V(false) (only with O(settled=false)) says the kubelet is up with
+      the new config and its checkpoint matches, and the transaction goes on watching it until RV(settling_until).
+  returned: when the transaction reported, and in check mode
+  type: bool
+  version_added: 0.2.0
+settling_until:
+  description: With RV(settled) V(false), when the settle time ends (UTC, ISO 8601); until then an exit is rolled back on the node.
+  returned: when RV(settled) is V(false)
+  type: str
+  sample: "2026-11-27T02:31:04.512Z"
+  version_added: 0.2.0
 rolled_back:
   description: Whether the change was rolled back (the previous files are back and the kubelet was started with them).
   returned: always
@@ -330,8 +358,10 @@ def diffs(pending):
 class Transaction:
     """One change of the kubelet's files and its restart on this node, with its rollback."""
 
-    def __init__(self, params, directories=(), writes=()):
+    def __init__(self, params, directories=(), writes=(), on_up=None):
         self.params = params
+        # Called with the report of a kubelet that is up with the new config while it still settles (settled false).
+        self.on_up = on_up
         self.unit = params["unit"]
         self.directories = list(directories)
         self.writes = list(writes)
@@ -343,6 +373,8 @@ class Transaction:
         self.reload = params.get("daemon_reload") or any("/systemd/" in item["path"] for item in writes)
         # Set when the kubelet is waited for; the checkpoint check may wait for its file until then.
         self.health_deadline = self.started
+        # The unit's state when the new kubelet first answered: settling means it keeps that main PID.
+        self.healthy = None
 
     def step(self, steps, name, function):
         began = time.monotonic()
@@ -393,7 +425,11 @@ class Transaction:
             systemctl("restart" if restart else "start", self.unit)
 
     def wait_until_up(self):
-        """The unit active and /healthz answering, then running for `settle` seconds since its start."""
+        """The unit active and /healthz answering, then running for `settle` seconds since its start (the rollback)."""
+        return self.settle(self.wait_for_healthz())
+
+    def wait_for_healthz(self):
+        """The unit active and /healthz answering: the unit's state then (its main PID, start time, restarts)."""
         deadline = self.health_deadline = time.monotonic() + self.params["health_timeout"]
         url = self.params["health_url"]
         while True:
@@ -405,21 +441,30 @@ class Transaction:
             if time.monotonic() > deadline:
                 raise StepFailed("%s did not answer %s within %d s" % (self.unit, url or "active", self.params["health_timeout"]))
             time.sleep(0.2)
-        return self.settle(state)
+        self.healthy = state
+        return state
+
+    def still_running(self, healthy):
+        """Fail when the kubelet that answered is gone: the unit left active, or another main process runs it."""
+        state = unit_show(self.unit)
+        if (state.get("ActiveState") != "active" or state.get("MainPID") != healthy.get("MainPID")
+                or state.get("NRestarts") != healthy.get("NRestarts")):
+            raise StepFailed("%s answered, then exited: %s (%s), main PID %s, was %s" % (
+                self.unit, state.get("ActiveState"), state.get("SubState"), state.get("MainPID"), healthy.get("MainPID")))
+
+    def settle_end(self, healthy):
+        """time.monotonic() when the kubelet will have run `settle` seconds since its start."""
+        # systemd's ActiveEnterTimestampMonotonic is CLOCK_MONOTONIC in microseconds, as time.monotonic() reads it.
+        return int(healthy.get("ActiveEnterTimestampMonotonic") or 0) / 1e6 + self.params["settle"]
 
     def settle(self, healthy):
-        # systemd's ActiveEnterTimestampMonotonic is CLOCK_MONOTONIC in microseconds, as time.monotonic() reads it.
-        since = int(healthy.get("ActiveEnterTimestampMonotonic") or 0) / 1e6
+        end = self.settle_end(healthy)
         while True:
-            state = unit_show(self.unit)
-            if (state.get("ActiveState") != "active" or state.get("MainPID") != healthy.get("MainPID")
-                    or state.get("NRestarts") != healthy.get("NRestarts")):
-                raise StepFailed("%s answered, then exited: %s (%s), main PID %s, was %s" % (
-                    self.unit, state.get("ActiveState"), state.get("SubState"), state.get("MainPID"), healthy.get("MainPID")))
-            ran = time.monotonic() - since
-            if ran >= self.params["settle"]:
-                return "ran %.1f s" % ran
-            time.sleep(min(0.2, self.params["settle"] - ran))
+            self.still_running(healthy)
+            left = end - time.monotonic()
+            if left <= 0:
+                return "ran %.1f s" % (self.params["settle"] - left)
+            time.sleep(min(0.2, left))
 
     def check_checkpoint(self):
         """Compare memory_manager_state with the plan once the kubelet has written its machine state.
@@ -435,6 +480,8 @@ class Transaction:
         path = os.path.join(self.params["root_dir"], "memory_manager_state")
         began = time.monotonic()
         while True:
+            # A kubelet that exits while its checkpoint is awaited will never write it: fail now, not at the deadline.
+            self.still_running(self.healthy)
             try:
                 with open(path, encoding="utf-8") as handle:
                     text = handle.read()
@@ -503,14 +550,27 @@ class Transaction:
                 self.step(self.steps, "start", lambda: self.start(restart=False))
             else:
                 self.step(self.steps, "restart", lambda: self.start(restart=True))
-            self.step(self.steps, "wait for healthz and settle", self.wait_until_up)
+            self.step(self.steps, "wait for healthz", lambda: self.wait_for_healthz() and None)
             self.step(self.steps, "check memory_manager_state", self.check_checkpoint)
+            self.report_up()
+            self.step(self.steps, "settle", lambda: self.settle(self.healthy))
         except StepFailed as exc:
             if not params["restart"]:
                 return self.undo_writes(str(exc))
             return self.roll_back(str(exc))
         return self.result(changed=True, failed=False, rolled_back=False,
                            msg="%s restarted with the new config" % self.unit)
+
+    def report_up(self):
+        """Tell on_up that the kubelet is up with the new config, while it still has to settle (when it has to)."""
+        left = self.settle_end(self.healthy) - time.monotonic()
+        if self.on_up is None or left <= 0:
+            return
+        moment = time.time() + left
+        until = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + ".%03dZ" % (moment % 1 * 1000)
+        self.on_up(self.result(changed=True, failed=False, rolled_back=False, settled=False, settling_until=until,
+                               msg="%s is up with the new config; the transaction on the node watches it until %s and rolls "
+                                   "it back by itself if it exits" % (self.unit, until)))
 
     def undo_writes(self, error):
         """A write (or the reload after writes without a restart) failed: the kubelet was not touched."""
@@ -556,7 +616,8 @@ class Transaction:
             active = unit_show(self.unit).get("ActiveState")
         except StepFailed:
             active = "unknown"
-        fields.update(steps=self.steps, written=[item["path"] for item in self.written], active_state=active,
+        fields.setdefault("settled", True)
+        fields.update(steps=list(self.steps), written=[item["path"] for item in self.written], active_state=active,
                       seconds=round(time.monotonic() - self.started, 3))
         return fields
 
@@ -574,19 +635,24 @@ def _detach_and_run(params, directories, writes, result_path, token):
         os.dup2(devnull, descriptor)
     # Nothing of the connection stays open here, or an ssh session would wait for this process to end.
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+
+    def publish(result):
+        result.update(token=token, pid=os.getpid())
+        with open(result_path + ".tmp", "w", encoding="utf-8") as handle:
+            json.dump(result, handle)
+        os.replace(result_path + ".tmp", result_path)
+
     try:
+        # The lock is held until the final verdict: a reader without the token (report) waits for that one.
         with open(os.path.join(RUN_DIR, "%s.transaction.lock" % params["unit"]), "w", encoding="utf-8") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 # What differs is looked at again under the lock: a transaction that ran meanwhile may have written it.
-                result = Transaction(params, pending_directories(directories), pending_writes(writes)).run()
+                result = Transaction(params, pending_directories(directories), pending_writes(writes), on_up=publish).run()
             except Exception as exc:  # pylint: disable=broad-except
-                result = {"failed": True, "changed": True, "msg": "numa.kubelet: the restart transaction broke: %s: %s" % (type(exc).__name__, exc)}
-        result["token"] = token
-        result["pid"] = os.getpid()
-        with open(result_path + ".tmp", "w", encoding="utf-8") as handle:
-            json.dump(result, handle)
-        os.replace(result_path + ".tmp", result_path)
+                result = {"failed": True, "changed": True, "settled": True,
+                          "msg": "numa.kubelet: the restart transaction broke: %s: %s" % (type(exc).__name__, exc)}
+            publish(result)
     finally:
         os._exit(0)  # pylint: disable=protected-access
 
@@ -608,14 +674,14 @@ def report(module, unit, result_path):
 
 
 def wait_for_report(module, params, result_path, token, writes):
-    """The transaction's report, once it has written it; the task's result."""
+    """The transaction's report, once it has written it (its final verdict, with settled); the task's result."""
     # Stop, start, the health wait and settle, and the same again for a rollback, plus systemd's own stop timeouts.
     deadline = time.monotonic() + 2 * (params["health_timeout"] + params["settle"]) + 2 * SYSTEMCTL_TIMEOUT
     while True:
         try:
             with open(result_path, encoding="utf-8") as handle:
                 result = json.load(handle)
-            if result.get("token") == token:
+            if result.get("token") == token and (result.get("settled", True) or not params["settled"]):
                 break
         except (FileNotFoundError, ValueError):
             pass
@@ -667,6 +733,7 @@ def main():
             "directories": {"type": "list", "elements": "path", "default": []},
             "restart": {"type": "bool", "default": True},
             "only_report": {"type": "bool", "default": False},
+            "settled": {"type": "bool", "default": True},
             "wait": {"type": "bool", "default": True},
             "token": {"type": "str", "no_log": False},
         },
@@ -684,12 +751,12 @@ def main():
     writes = pending_writes(params["write"])
     if module.check_mode:
         changed = bool(params["restart"] or writes or directories)
-        module.exit_json(changed=changed, steps=[], written=[item["path"] for item in writes], rolled_back=False,
+        module.exit_json(changed=changed, steps=[], written=[item["path"] for item in writes], rolled_back=False, settled=True,
                          active_state="unknown", seconds=0.0, diff=diffs(writes),
                          msg="check mode: %d file(s) would be written%s" % (
                              len(writes), ", and %s restarted" % params["unit"] if params["restart"] else ""))
     if not params["restart"] and not writes and not directories:
-        module.exit_json(changed=False, steps=[], written=[], rolled_back=False, active_state="unknown", seconds=0.0,
+        module.exit_json(changed=False, steps=[], written=[], rolled_back=False, settled=True, active_state="unknown", seconds=0.0,
                          msg="%s: the files are in place; nothing restarted" % params["unit"])
     os.makedirs(RUN_DIR, mode=0o755, exist_ok=True)
     result_path = os.path.join(RUN_DIR, "%s.transaction.json" % params["unit"])

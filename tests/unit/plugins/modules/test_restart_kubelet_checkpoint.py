@@ -39,11 +39,21 @@ def test_checkpoint_complete(text, complete):
     assert checkpoint_complete(text) is complete
 
 
+# The kubelet that answered /healthz, still running while its checkpoint is awaited (the check watches it).
+RUNNING = {"ActiveState": "active", "SubState": "running", "MainPID": "4242", "NRestarts": "0"}
+
+
+@pytest.fixture(autouse=True)
+def running_kubelet(monkeypatch):
+    monkeypatch.setattr(restart_kubelet, "unit_show", lambda unit: dict(RUNNING))
+
+
 def _transaction(tmp_path, wait_seconds, reserved=None):
     transaction = restart_kubelet.Transaction({
         "unit": "kubelet.service", "root_dir": str(tmp_path),
         "expected_state": {"policyName": "Static", "systemReserved": reserved or RESERVED}})
     transaction.health_deadline = time.monotonic() + wait_seconds
+    transaction.healthy = dict(RUNNING)
     return transaction
 
 

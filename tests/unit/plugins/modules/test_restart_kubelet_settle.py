@@ -1,0 +1,144 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""restart_kubelet's settle in the background: the transaction reports a kubelet that is up (settled false), goes on
+watching it, and rolls it back by itself when it exits before the settle time is over; a caller reads either report.
+
+systemd is a fake here (a unit whose start gives it a new main PID and start time); on test hosts, with the kubelet
+stand-in, the same runs in tests/restart/test_settle.py.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from ansible_collections.numa.kubelet.plugins.modules import restart_kubelet
+from ansible_collections.numa.kubelet.plugins.modules.restart_kubelet import Transaction
+
+
+class FakeUnit:
+    """kubelet.service as systemctl shows it; `exit_after` seconds after a start, that start's kubelet exits once."""
+
+    def __init__(self, exit_after=None):
+        self.exit_after = exit_after
+        self.state = {"ActiveState": "active", "SubState": "running", "MainPID": "100", "NRestarts": "0",
+                      "ActiveEnterTimestampMonotonic": "0"}
+        self.started_at = None
+        self.calls = []
+
+    def systemctl(self, *args):
+        self.calls.append(args[0])
+        if args[0] == "stop":
+            self.state.update(ActiveState="inactive", SubState="dead", MainPID="0")
+        elif args[0] in ("start", "restart"):
+            self.started_at = time.monotonic()
+            self.state.update(ActiveState="active", SubState="running", MainPID=str(int(self.state["MainPID"] or 0) + 101),
+                              ActiveEnterTimestampMonotonic=str(int(self.started_at * 1e6)))
+        return ""
+
+    def show(self, unit):
+        if self.exit_after is not None and self.started_at is not None and time.monotonic() - self.started_at >= self.exit_after:
+            self.exit_after = None  # the next start (the rollback's) stays up
+            self.state.update(ActiveState="failed", SubState="failed", MainPID="0")
+        return dict(self.state)
+
+
+def _params(**extra):
+    params = {"unit": "kubelet.service", "start_unit": None, "reset": True, "reset_cpu_manager_state": False, "root_dir": "/nonexistent",
+              "daemon_reload": False, "health_url": None, "health_timeout": 5, "settle": 0.8, "expected_state": None, "files": [],
+              "write": [], "directories": [], "restart": True, "only_report": False, "settled": True}
+    params.update(extra)
+    return params
+
+
+@pytest.fixture
+def unit(monkeypatch):
+    fake = FakeUnit()
+    monkeypatch.setattr(restart_kubelet, "systemctl", fake.systemctl)
+    monkeypatch.setattr(restart_kubelet, "unit_show", fake.show)
+    monkeypatch.setattr(Transaction, "journal_error", lambda self: "E1127 kubelet.go:1] \"Failed to start ContainerManager\"")
+    return fake
+
+
+def test_a_kubelet_that_stays_up_is_reported_up_then_settled(unit):
+    reports = []
+    result = Transaction(_params(), on_up=reports.append).run()
+    assert [report["settled"] for report in reports] == [False]
+    assert reports[0]["failed"] is False and "watches it until" in reports[0]["msg"]
+    assert reports[0]["settling_until"].endswith("Z")
+    assert [step["step"] for step in reports[0]["steps"]] == ["stop", "remove memory_manager_state", "start", "wait for healthz",
+                                                             "check memory_manager_state"]
+    assert result["settled"] is True and result["failed"] is False and not result["rolled_back"]
+    assert [step["step"] for step in result["steps"]][-1] == "settle" and result["steps"][-1]["ok"]
+    assert unit.calls == ["stop", "start"]
+
+
+def test_a_kubelet_that_exits_while_it_settles_is_rolled_back_by_the_transaction(unit):
+    unit.exit_after = 0.5
+    reports = []
+    result = Transaction(_params(settle=2), on_up=reports.append).run()
+    # It was reported up first; the exit came after, and the transaction rolled back on its own.
+    assert [report["settled"] for report in reports] == [False]
+    assert result["settled"] is True and result["failed"] is True and result["rolled_back"] is True
+    assert result["steps"][-1]["step"] == "settle" and "answered, then exited" in result["steps"][-1]["error"]
+    assert result["rollback"]["ok"] is True
+    assert "the previous files are back and the kubelet runs with them" in result["msg"]
+    assert "Failed to start ContainerManager" in result["msg"]
+    assert unit.calls == ["stop", "start", "stop", "start"] and unit.state["ActiveState"] == "active"
+
+
+def test_a_kubelet_that_exits_before_its_checkpoint_is_written_fails_at_once(unit, tmp_path):
+    unit.exit_after = 0.3
+    began = time.monotonic()
+    result = Transaction(_params(root_dir=str(tmp_path), health_timeout=30, settle=0,
+                                 expected_state={"policyName": "Static", "systemReserved": {"0": 1}})).run()
+    assert result["rolled_back"] and time.monotonic() - began < 10
+    assert result["steps"][-1]["step"] == "check memory_manager_state" and "answered, then exited" in result["steps"][-1]["error"]
+
+
+def test_no_report_before_the_verdict_when_the_settle_is_already_over(unit):
+    reports = []
+    result = Transaction(_params(settle=0), on_up=reports.append).run()
+    assert reports == [] and result["settled"] and not result["failed"]
+
+
+class Exited(Exception):
+    pass
+
+
+class FakeModule:
+    def exit_json(self, **result):
+        raise Exited(dict(result, failed=False))
+
+    def fail_json(self, **result):
+        raise Exited(dict(result, failed=True))
+
+
+def _report(path, **fields):
+    path.write_text(json.dumps(dict({"token": "t1", "changed": True, "failed": False, "steps": [], "written": []}, **fields)))
+
+
+@pytest.mark.parametrize("settled, expected", [(False, False), (True, None)])
+def test_a_caller_takes_the_first_report_or_waits_for_the_verdict(tmp_path, monkeypatch, settled, expected):
+    path = tmp_path / "kubelet.service.transaction.json"
+    _report(path, settled=False, settling_until="2026-11-27T02:31:04.512Z")
+    params = _params(only_report=True, token="t1", settled=settled, health_timeout=0, settle=0)
+    if expected is None:
+        # The final verdict is not there: a caller that waits for it gives up at its deadline (here at once).
+        monkeypatch.setattr(restart_kubelet, "SYSTEMCTL_TIMEOUT", 0)
+        with pytest.raises(Exited) as ended:
+            restart_kubelet.wait_for_report(FakeModule(), params, str(path), "t1", [])
+        assert ended.value.args[0]["failed"] and "has not ended" in ended.value.args[0]["msg"]
+        # Once the final verdict is there, it is what the caller gets.
+        _report(path, settled=True, failed=True, rolled_back=True, msg="rolled back")
+        params["health_timeout"] = 5
+        with pytest.raises(Exited) as ended:
+            restart_kubelet.wait_for_report(FakeModule(), params, str(path), "t1", [])
+        assert ended.value.args[0]["failed"] and ended.value.args[0]["transaction_failed"] and ended.value.args[0]["settled"]
+    else:
+        with pytest.raises(Exited) as ended:
+            restart_kubelet.wait_for_report(FakeModule(), params, str(path), "t1", [])
+        assert ended.value.args[0]["settled"] is False and not ended.value.args[0]["failed"]
