@@ -221,8 +221,8 @@ report_found:
   returned: with O(only_report)
   type: bool
 token:
-  description: With O(wait=false), the transaction's token, for O(only_report).
-  returned: with O(wait=false), when the transaction was started
+  description: The transaction's token, for O(only_report) (its final verdict after a report with RV(settled) V(false)).
+  returned: when the transaction was started or has reported
   type: str
   version_added: 0.2.0
 transaction_failed:
@@ -657,16 +657,20 @@ def _detach_and_run(params, directories, writes, result_path, token):
         os._exit(0)  # pylint: disable=protected-access
 
 
-def report(module, unit, result_path):
-    """The last transaction's report on this unit, once none runs (it holds the lock while it runs)."""
+def wait_for_the_running_transaction(unit):
+    """Return once no transaction runs on `unit`: each holds this lock until it has written its final verdict."""
     with open(os.path.join(RUN_DIR, "%s.transaction.lock" % unit), "w", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+
+
+def report(module, unit, result_path):
+    """The last transaction's report on this unit, once none runs (it holds the lock while it runs)."""
+    wait_for_the_running_transaction(unit)
     try:
         with open(result_path, encoding="utf-8") as handle:
             result = json.load(handle)
     except (FileNotFoundError, ValueError):
         module.exit_json(changed=False, report_found=False, msg="no restart transaction of %s has reported on this node" % unit)
-    result.pop("token", None)
     result.update(report_found=True, transaction_failed=bool(result.get("failed")))
     if result.get("failed"):
         module.fail_json(**result)
@@ -677,18 +681,27 @@ def wait_for_report(module, params, result_path, token, writes):
     """The transaction's report, once it has written it (its final verdict, with settled); the task's result."""
     # Stop, start, the health wait and settle, and the same again for a rollback, plus systemd's own stop timeouts.
     deadline = time.monotonic() + 2 * (params["health_timeout"] + params["settle"]) + 2 * SYSTEMCTL_TIMEOUT
+    waited_for_the_verdict = False
     while True:
         try:
             with open(result_path, encoding="utf-8") as handle:
                 result = json.load(handle)
-            if result.get("token") == token and (result.get("settled", True) or not params["settled"]):
-                break
         except (FileNotFoundError, ValueError):
-            pass
+            result = {}
+        if result.get("token") == token:
+            if result.get("settled", True) or not params["settled"]:
+                break
+            if waited_for_the_verdict:
+                module.fail_json(msg="restart_kubelet: the transaction on %s ended without its final verdict (it was killed while %s settled); "
+                                     "its last report: %s" % (params["unit"], params["unit"], result.get("msg")))
+            # Up and settling: the transaction holds its lock until it has written its final verdict, however long
+            # its settle time (and a rollback) take.
+            wait_for_the_running_transaction(params["unit"])
+            waited_for_the_verdict = True
+            continue
         if time.monotonic() > deadline:
             module.fail_json(msg="restart_kubelet: the transaction on %s has not ended; it goes on on the node (%s)" % (params["unit"], result_path))
         time.sleep(0.05)
-    result.pop("token", None)
     if params["only_report"]:
         result.update(report_found=True, transaction_failed=bool(result.get("failed")))
     # What the transaction wrote, before and after (it wrote what differed when it took the lock).

@@ -10,7 +10,9 @@ stand-in, the same runs in tests/restart/test_settle.py.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import threading
 import time
 
 import pytest
@@ -121,24 +123,42 @@ def _report(path, **fields):
     path.write_text(json.dumps(dict({"token": "t1", "changed": True, "failed": False, "steps": [], "written": []}, **fields)))
 
 
-@pytest.mark.parametrize("settled, expected", [(False, False), (True, None)])
-def test_a_caller_takes_the_first_report_or_waits_for_the_verdict(tmp_path, monkeypatch, settled, expected):
+def test_a_caller_can_take_the_report_of_a_kubelet_that_is_up(tmp_path):
     path = tmp_path / "kubelet.service.transaction.json"
     _report(path, settled=False, settling_until="2026-11-27T02:31:04.512Z")
-    params = _params(only_report=True, token="t1", settled=settled, health_timeout=0, settle=0)
-    if expected is None:
-        # The final verdict is not there: a caller that waits for it gives up at its deadline (here at once).
-        monkeypatch.setattr(restart_kubelet, "SYSTEMCTL_TIMEOUT", 0)
+    with pytest.raises(Exited) as ended:
+        restart_kubelet.wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=False), str(path), "t1", [])
+    assert ended.value.args[0]["settled"] is False and not ended.value.args[0]["failed"] and ended.value.args[0]["token"] == "t1"
+
+
+def test_a_caller_that_needs_the_verdict_waits_for_the_transaction_to_end(tmp_path, monkeypatch):
+    monkeypatch.setattr(restart_kubelet, "RUN_DIR", str(tmp_path))
+    path = tmp_path / "kubelet.service.transaction.json"
+    _report(path, settled=False, settling_until="2026-11-27T02:31:04.512Z")
+    # The transaction holds its lock while the kubelet settles, and writes its verdict before it lets go.
+    lock = open(tmp_path / "kubelet.service.transaction.lock", "w", encoding="utf-8")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+
+    def rolled_back():
+        time.sleep(0.5)
+        _report(path, settled=True, failed=True, rolled_back=True, msg="kubelet.service did not come back with the new config")
+        lock.close()
+
+    thread = threading.Thread(target=rolled_back)
+    thread.start()
+    try:
         with pytest.raises(Exited) as ended:
-            restart_kubelet.wait_for_report(FakeModule(), params, str(path), "t1", [])
-        assert ended.value.args[0]["failed"] and "has not ended" in ended.value.args[0]["msg"]
-        # Once the final verdict is there, it is what the caller gets.
-        _report(path, settled=True, failed=True, rolled_back=True, msg="rolled back")
-        params["health_timeout"] = 5
-        with pytest.raises(Exited) as ended:
-            restart_kubelet.wait_for_report(FakeModule(), params, str(path), "t1", [])
-        assert ended.value.args[0]["failed"] and ended.value.args[0]["transaction_failed"] and ended.value.args[0]["settled"]
-    else:
-        with pytest.raises(Exited) as ended:
-            restart_kubelet.wait_for_report(FakeModule(), params, str(path), "t1", [])
-        assert ended.value.args[0]["settled"] is False and not ended.value.args[0]["failed"]
+            restart_kubelet.wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=True), str(path), "t1", [])
+    finally:
+        thread.join()
+    result = ended.value.args[0]
+    assert result["failed"] and result["transaction_failed"] and result["settled"] and result["rolled_back"]
+
+
+def test_a_transaction_killed_while_it_settled_is_no_verdict(tmp_path, monkeypatch):
+    monkeypatch.setattr(restart_kubelet, "RUN_DIR", str(tmp_path))
+    path = tmp_path / "kubelet.service.transaction.json"
+    _report(path, settled=False, settling_until="2026-11-27T02:31:04.512Z", msg="kubelet.service is up with the new config")
+    with pytest.raises(Exited) as ended:
+        restart_kubelet.wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=True), str(path), "t1", [])
+    assert ended.value.args[0]["failed"] and "ended without its final verdict" in ended.value.args[0]["msg"]
