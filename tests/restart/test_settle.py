@@ -42,4 +42,3 @@ def test_a_kubelet_that_exits_while_it_settles_is_rolled_back_by_the_node(node_f
     assert "answered, then exited" in out and "Failed to start ContainerManager" in out, out[-3000:]
     assert "the previous files are back and the kubelet runs with them" in out
     assert_converged(node, kubelet_numa_config=INTENT)
-

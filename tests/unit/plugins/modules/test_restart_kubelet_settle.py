@@ -71,8 +71,8 @@ def test_a_kubelet_that_stays_up_is_reported_up_then_settled(unit):
     assert [report["settled"] for report in reports] == [False]
     assert reports[0]["failed"] is False and "watches it until" in reports[0]["msg"]
     assert reports[0]["settling_until"].endswith("Z")
-    assert [step["step"] for step in reports[0]["steps"]] == ["stop", "remove memory_manager_state", "start", "wait for healthz",
-                                                             "check memory_manager_state"]
+    steps = ["stop", "remove memory_manager_state", "start", "wait for healthz", "check memory_manager_state"]
+    assert [step["step"] for step in reports[0]["steps"]] == steps
     assert result["settled"] is True and result["failed"] is False and not result["rolled_back"]
     assert [step["step"] for step in result["steps"]][-1] == "settle" and result["steps"][-1]["ok"]
     assert unit.calls == ["stop", "start"]
