@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Copies the `main` entry point's options to every other entry point of roles/kubelet_numa/meta/argument_specs.yml.
+"""Copies one entry point's options to every other entry point of a role's meta/argument_specs.yml.
 
-Every entry point takes the same variables, written once under `main`. A YAML alias would share one object between
+In roles/kubelet_numa every entry point takes the same variables, written once under `main`; in
+roles/kubelet_numa_rollout, once under `plan`. A YAML alias would share one object between
 the entry points, and `ansible-doc -t role` consumes each entry point's options as it prints them, so every entry
 point after the first showed none; each one therefore carries its own copy, as text, below its own description.
 `python3 scripts/lib/argument_specs.py` rewrites the copies; tests/unit/roles/test_argument_specs.py fails when a copy
-differs from `main`.
+differs from its source.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import re
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PATH = os.path.join(REPO, "roles", "kubelet_numa", "meta", "argument_specs.yml")
+# Each role whose entry points share their options: the entry point they are written under.
+SOURCES = {"kubelet_numa": "main", "kubelet_numa_rollout": "plan"}
 ENTRY_POINT = re.compile(r"^  ([A-Za-z0-9_]+):\s*$")
 OPTIONS = "    options:"
 
@@ -37,22 +39,22 @@ def _trailer(lines):
     return count
 
 
-def rewrite(text):
-    """The file's text with every entry point's options replaced by main's."""
+def rewrite(text, source="main"):
+    """The file's text with every entry point's options replaced by those of the source entry point."""
     lines = text.splitlines(keepends=True)
     entry_points = _entry_points(lines)
-    main = [(start, end) for name, start, end in entry_points if name == "main"]
-    if not main:
-        raise ValueError("argument_specs has no main entry point")
-    start, end = main[0]
+    found = [(start, end) for name, start, end in entry_points if name == source]
+    if not found:
+        raise ValueError("argument_specs has no %s entry point" % source)
+    start, end = found[0]
     options_at = [index for index in range(start, end) if lines[index].rstrip("\n") == OPTIONS]
     if not options_at:
-        raise ValueError("the main entry point has no options")
+        raise ValueError("the %s entry point has no options" % source)
     copied = lines[options_at[0]:end - _trailer(lines[start:end])]
     result = lines[:entry_points[0][1]]
     for name, start, end in entry_points:
         own = lines[start:end]
-        if name != "main":
+        if name != source:
             trailer = own[len(own) - _trailer(own):]
             keep = [index for index, line in enumerate(own) if line.rstrip("\n") == OPTIONS]
             own = own[:keep[0] if keep else len(own) - len(trailer)] + copied + trailer
@@ -60,11 +62,16 @@ def rewrite(text):
     return "".join(result)
 
 
+def path(role):
+    return os.path.join(REPO, "roles", role, "meta", "argument_specs.yml")
+
+
 def main():
-    with open(PATH, encoding="utf-8") as handle:
-        text = handle.read()
-    with open(PATH, "w", encoding="utf-8") as handle:
-        handle.write(rewrite(text))
+    for role, source in SOURCES.items():
+        with open(path(role), encoding="utf-8") as handle:
+            text = handle.read()
+        with open(path(role), "w", encoding="utf-8") as handle:
+            handle.write(rewrite(text, source))
 
 
 if __name__ == "__main__":

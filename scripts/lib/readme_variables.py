@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The README's table of the kubelet_numa role's variables, generated from roles/kubelet_numa/meta/argument_specs.yml.
+"""The variable tables of the documents, generated from the roles' meta/argument_specs.yml.
 
-`python3 scripts/lib/readme_variables.py` rewrites the table between the README's two markers;
-tests/unit/roles/test_readme_variables.py fails when the README's table is not what this generates.
+README.md has the kubelet_numa role's (entry point main), docs/rollout.md the kubelet_numa_rollout role's (entry point
+plan; every entry point takes the same options). `python3 scripts/lib/readme_variables.py` rewrites each table between
+its document's two markers; tests/unit/roles/test_readme_variables.py fails when a table is not what this generates.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import sys
 import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BEGIN = "<!-- variables: generated from roles/kubelet_numa/meta/argument_specs.yml by scripts/lib/readme_variables.py -->"
 END = "<!-- variables: end -->"
 # Ansible's documentation markup, as plain Markdown: C(x) V(x) O(x) M(x) P(x#type) I(x) -> `x`.
 _MARKUP = re.compile(r"\b[CVOMPI]\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
@@ -26,13 +26,23 @@ def _plain(text):
     return _MARKUP.sub(lambda match: "`%s`" % match.group(1).split("#")[0], text).replace("|", "\\|")
 
 
-SPECS = os.path.join(REPO, "roles", "kubelet_numa", "meta", "argument_specs.yml")
+# (document, role, entry point whose options it lists)
+TABLES = (("README.md", "kubelet_numa", "main"), (os.path.join("docs", "rollout.md"), "kubelet_numa_rollout", "plan"))
 
 
-def table(specs_path=SPECS):
-    """The Markdown table of the main entry point's options: variable, type, default, meaning."""
-    with open(specs_path, encoding="utf-8") as handle:
-        options = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
+def specs_path(role):
+    return os.path.join(REPO, "roles", role, "meta", "argument_specs.yml")
+
+
+def begin(role):
+    """The marker line after which a document has the role's table."""
+    return "<!-- variables: generated from roles/%s/meta/argument_specs.yml by scripts/lib/readme_variables.py -->" % role
+
+
+def table(path=None, entry_point="main"):
+    """The Markdown table of an entry point's options (default: the kubelet_numa role's main): variable, type, default, meaning."""
+    with open(path or specs_path("kubelet_numa"), encoding="utf-8") as handle:
+        options = yaml.safe_load(handle)["argument_specs"][entry_point]["options"]
     lines = ["| Variable | Type | Default | Meaning |", "| --- | --- | --- | --- |"]
     for name, spec in options.items():
         default = json.dumps(spec.get("default"), sort_keys=False) if "default" in spec else "(required)"
@@ -40,18 +50,20 @@ def table(specs_path=SPECS):
     return "\n".join(lines) + "\n"
 
 
-def rewrite(readme_text, generated):
-    """README text with the generated table between the markers."""
-    start, end = readme_text.index(BEGIN) + len(BEGIN), readme_text.index(END)
-    return readme_text[:start] + "\n" + generated + readme_text[end:]
+def rewrite(text, generated, role="kubelet_numa"):
+    """The document's text with the generated table between the role's marker and the end marker after it."""
+    start = text.index(begin(role)) + len(begin(role))
+    end = text.index(END, start)
+    return text[:start] + "\n" + generated + text[end:]
 
 
 def main():
-    path = os.path.join(REPO, "README.md")
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(rewrite(text, table()))
+    for document, role, entry_point in TABLES:
+        path = os.path.join(REPO, document)
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(rewrite(text, table(specs_path(role), entry_point), role))
 
 
 if __name__ == "__main__":
