@@ -25,6 +25,8 @@ RESERVED = {"kubeadm": "1124Mi", "rke2-agent": "1Gi"}
 # With systemReserved 768Mi (CHANGED below).
 RESERVED_CHANGED = {"kubeadm": "1380Mi", "rke2-agent": "1280Mi"}
 CONFIGZ_MATCHES = ": files, memory_manager_state and /configz match the plan"
+# The rollout's steps are tasks of the numa.kubelet.kubelet_numa_rollout role: the output names them with its prefix.
+ROLL_TASK = "TASK [numa.kubelet.kubelet_numa_rollout : "
 # On a kubeadm host (rollout-n2).
 EXTRA_FLAG_DROPIN = "/etc/systemd/system/kubelet.service.d/95-test-extra-flag.conf"
 
@@ -119,8 +121,8 @@ def test_rollout_rolls_the_fleet_one_host_at_a_time_and_verify_passes(fleet):
     # The drain evicted the pod; the node agent stand-in completed its deletion.
     assert pods_on(fleet, "rollout-n2") == []
     # serial 1: each host was drained, restarted and uncordoned before the next was drained.
-    steps = [line.split("]")[0] for line in result.stdout.splitlines() if line.startswith(("TASK [Cordon and drain", "TASK [Uncordon"))]
-    assert steps == ["TASK [Cordon and drain the node", "TASK [Uncordon the node"] * 3
+    steps = [line.split("]")[0] for line in result.stdout.splitlines() if line.startswith((ROLL_TASK + "Cordon and drain", ROLL_TASK + "Uncordon"))]
+    assert steps == [ROLL_TASK + "Cordon and drain the node", ROLL_TASK + "Uncordon the node"] * 3
 
     # The rollout's verify step had the kubeconfig: it compared each kubelet's /configz too.
     assert flat(result.stdout).count(CONFIGZ_MATCHES) == 3, result.stdout
@@ -167,7 +169,7 @@ def test_a_second_rollout_drains_no_converged_node(fleet):
             assert fleet.snapshot(host) == before[host], host
             assert not fleet.cordoned(host)
         for task in ("Cordon and drain the node", "Wait until the Node is Ready", "Uncordon the node"):
-            section = result.stdout.split("TASK [%s]" % task)[1].split("TASK [")[0]
+            section = result.stdout.split(ROLL_TASK + task + "]")[1].split("TASK [")[0]
             assert [line for line in section.splitlines() if line.startswith(("ok:", "changed:", "fatal:"))] == [], section
         assert pods_on(fleet, "rollout-n1") == ["pod/stays"]
     finally:
@@ -298,7 +300,7 @@ def test_bad_input_is_refused_before_the_first_drain_one_line_per_problem(fleet,
     assert len(problems) == len(expected), problems
     for start, problem in zip(expected, problems, strict=True):
         assert problem.startswith(start), (start, problems)
-    assert "TASK [Cordon and drain" not in out
+    assert ROLL_TASK + "Cordon and drain" not in out
     for host in HOSTS:
         assert fleet.snapshot(host) == before[host], host
 
@@ -310,7 +312,7 @@ def test_without_a_kubeconfig_it_refuses_unless_node_local_is_asked_for(fleet):
     assert refused.returncode == 2, refused.stdout + refused.stderr
     assert ("numa.kubelet.rollout refused; nothing was drained or changed: kubelet_numa_rollout_kubeconfig is not set"
             in flat(refused.stdout)), refused.stdout
-    assert "TASK [Discover and plan the node]" not in refused.stdout
+    assert "Discover and plan the node]" not in refused.stdout
     for host in HOSTS:
         assert fleet.snapshot(host) == before[host], host
 
@@ -320,7 +322,7 @@ def test_without_a_kubeconfig_it_runs_node_local_and_says_so(fleet):
     result = fleet.playbook("numa.kubelet.rollout", "--limit", "rollout-n1", "-e", "kubelet_numa_rollout_node_local=true")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "*** NODE-LOCAL MODE: no kubelet_numa_rollout_kubeconfig is set. ***" in result.stdout
-    drain = result.stdout.split("TASK [Cordon and drain the node]")[1].split("TASK [")[0]
+    drain = result.stdout.split(ROLL_TASK + "Cordon and drain the node]")[1].split("TASK [")[0]
     assert "skipping: [rollout-n1]" in drain and not fleet.cordoned("rollout-n1")
     rows = summary_rows(result.stdout)
     assert rows["rollout-n1"].split() == row("rollout-n1", RESERVED, "applied,", "node-local"), rows

@@ -14,7 +14,7 @@ from __future__ import annotations
 import yaml
 
 from conftest import HOSTS
-from test_rollout import cluster_vars, failure_messages, summary_rows
+from test_rollout import ROLL_TASK, cluster_vars, failure_messages, summary_rows
 
 NO_SUCH_PID = 4194999
 
@@ -38,7 +38,7 @@ def test_an_unreachable_host_is_refused_before_the_first_drain(fleet, tmp_path):
         "numa.kubelet.rollout refused; nothing was drained or changed:"]]
     assert len(refusals) == 1, out
     assert len(refusals[0]) == 2 and refusals[0][1].startswith("rollout-n2: unreachable: "), refusals
-    assert "TASK [Cordon and drain" not in out
+    assert ROLL_TASK + "Cordon and drain" not in out
     for host in HOSTS:
         assert fleet.snapshot(host) == before[host], host
         assert not fleet.cordoned(host)
@@ -47,7 +47,7 @@ def test_an_unreachable_host_is_refused_before_the_first_drain(fleet, tmp_path):
 def test_a_host_that_drops_out_mid_roll_halts_the_rollout_with_a_summary(fleet, tmp_path):
     fleet.reset()
     # Reachable while the rollout plans every host, gone once its batch starts (after the drain, which runs on the
-    # control host): __kubelet_numa_rollout_cluster is a variable of the rollout play only.
+    # control host): __kubelet_numa_rollout_cluster is a variable of the role's roll_host entry point only.
     pid = fleet.pids["rollout-n2"]
     dropping = "{{ %s if __kubelet_numa_rollout_cluster is not defined else %d }}" % (pid, NO_SUCH_PID)
     n3_before = fleet.snapshot("rollout-n3")

@@ -29,7 +29,7 @@ def load(role, *parts):
 
 
 def test_there_are_roles():
-    assert "kubelet_numa" in ROLES
+    assert "kubelet_numa" in ROLES and "kubelet_numa_rollout" in ROLES
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -37,7 +37,8 @@ def test_argument_specs_match_defaults(role):
     defaults = load(role, "defaults", "main.yml")
     specs = load(role, "meta", "argument_specs.yml").get("argument_specs")
     assert specs, "%s has no meta/argument_specs.yml: ansible-doc -t role and argument validation need it" % role
-    assert "main" in specs
+    # main is what `roles:` and include_role without tasks_from run: documented when the role has it.
+    assert ("main" in specs) == os.path.exists(os.path.join(REPO, "roles", role, "tasks", "main.yml")), role
     for entry_point, spec in specs.items():
         options = spec.get("options") or {}
         assert sorted(options) == sorted(defaults), "%s/%s: argument_specs and defaults name different variables" % (role, entry_point)
@@ -57,18 +58,33 @@ def _copier():
     return module
 
 
-KUBELET_NUMA_SPECS = os.path.join(REPO, "roles", "kubelet_numa", "meta", "argument_specs.yml")
+# Each role whose entry points share their options: the entry point they are written under (scripts/lib/argument_specs.py).
+SHARED_OPTIONS = {"kubelet_numa": "main", "kubelet_numa_rollout": "plan"}
 
 
-def test_kubelet_numa_entry_points_carry_copies_of_mains_options_without_yaml_aliases():
-    with open(KUBELET_NUMA_SPECS, encoding="utf-8") as handle:
+@pytest.mark.parametrize(("role", "source"), sorted(SHARED_OPTIONS.items()))
+def test_entry_points_carry_copies_of_the_source_options_without_yaml_aliases(role, source):
+    with open(os.path.join(REPO, "roles", role, "meta", "argument_specs.yml"), encoding="utf-8") as handle:
         text = handle.read()
     # An alias shares one object, which ansible-doc empties while printing the first entry point that uses it.
     assert not [event for event in yaml.parse(text) if isinstance(event, yaml.AliasEvent)]
     specs = yaml.safe_load(text)["argument_specs"]
-    assert len(specs) > 1 and all(spec["options"] == specs["main"]["options"] for spec in specs.values())
+    assert len(specs) > 1 and all(spec["options"] == specs[source]["options"] for spec in specs.values())
     if os.path.exists(os.path.join(REPO, "scripts")):
-        assert _copier().rewrite(text) == text, "stale copies of main's options: run python3 scripts/lib/argument_specs.py"
+        assert _copier().SOURCES[role] == source
+        assert _copier().rewrite(text, source) == text, "stale copies of %s's options: run python3 scripts/lib/argument_specs.py" % source
+
+
+def test_the_rollout_playbooks_play_keywords_default_to_the_roles_defaults():
+    # hosts and serial are templated before any role's defaults exist, so the playbook writes their defaults too.
+    with open(os.path.join(REPO, "playbooks", "rollout.yml"), encoding="utf-8") as handle:
+        plays = yaml.safe_load(handle)
+    defaults = load("kubelet_numa_rollout", "defaults", "main.yml")
+    for play in plays:
+        assert play["hosts"] == "{{ kubelet_numa_rollout_hosts | default('%s') }}" % defaults["kubelet_numa_rollout_hosts"], play["name"]
+        if "serial" in play:
+            assert play["serial"] == "{{ kubelet_numa_rollout_serial | default(%d) }}" % defaults["kubelet_numa_rollout_serial"], play["name"]
+    assert sum("serial" in play for play in plays) == 1
 
 
 def test_copier_replaces_an_entry_points_options_and_keeps_what_follows():
@@ -81,13 +97,19 @@ def test_copier_replaces_an_entry_points_options_and_keeps_what_follows():
     assert rewritten["other"] == {"short_description": "Other", "options": {"a": {"type": "int", "default": 1, "description": "A"}}}
     assert rewritten["last"]["options"] == rewritten["main"]["options"]
     assert "  # about other\n  other:" in _copier().rewrite(text) and "  # about last\n  last:" in _copier().rewrite(text)
+    # Another source entry point: main is then a copy like the others.
+    from_other = yaml.safe_load(_copier().rewrite(text, "other"))["argument_specs"]
+    assert from_other["main"]["options"] == from_other["last"]["options"] == {"stale": {"type": "str", "default": "", "description": "S"}}
+    with pytest.raises(ValueError, match="no absent entry point"):
+        _copier().rewrite(text, "absent")
 
 
-def test_ansible_doc_lists_every_option_under_every_entry_point(collections_root):
+@pytest.mark.parametrize("role", ROLES)
+def test_ansible_doc_lists_every_option_under_every_entry_point(collections_root, role):
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_root), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
-    result = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-doc"), "-t", "role", "numa.kubelet.kubelet_numa"],
+    result = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-doc"), "-t", "role", "numa.kubelet." + role],
                             env=env, capture_output=True, text=True, check=True, timeout=300)
-    specs = load("kubelet_numa", "meta", "argument_specs.yml")["argument_specs"]
+    specs = load(role, "meta", "argument_specs.yml")["argument_specs"]
     shown, entry_point = {}, None
     for line in result.stdout.splitlines():
         match = re.match(r"^ENTRY POINT: \W*(\w+)", line)

@@ -1,12 +1,15 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The README's variable table is what scripts/lib/readme_variables.py generates from the role's argument_specs."""
+"""The variable tables of README.md and docs/rollout.md are what scripts/lib/readme_variables.py generates from the
+roles' argument_specs."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
+
+import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -18,16 +21,30 @@ def _generator():
     return module
 
 
-def test_the_readme_table_is_generated_from_argument_specs():
+def test_the_tables_are_generated_from_argument_specs():
     generator = _generator()
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as handle:
-        readme = handle.read()
-    assert generator.rewrite(readme, generator.table()) == readme, \
-        "README.md's variable table is stale: run python3 scripts/lib/readme_variables.py"
+    assert [document for document, _, _ in generator.TABLES] == ["README.md", os.path.join("docs", "rollout.md")]
+    for document, role, entry_point in generator.TABLES:
+        with open(os.path.join(REPO, document), encoding="utf-8") as handle:
+            text = handle.read()
+        generated = generator.table(generator.specs_path(role), entry_point)
+        assert generator.rewrite(text, generated, role) == text, \
+            "%s's variable table is stale: run python3 scripts/lib/readme_variables.py" % document
+        # Every option of the role is a row.
+        assert generated.count("\n| `") == len(yaml.safe_load(open(generator.specs_path(role), encoding="utf-8"))["argument_specs"][entry_point]["options"])
 
 
 def test_every_option_is_a_row_with_its_default(tmp_path):
     specs = tmp_path / "argument_specs.yml"
     specs.write_text("argument_specs:\n  main:\n    options:\n"
-                     "      a_var:\n        type: int\n        default: 3\n        description: C(x) or V(y) | z\n", encoding="utf-8")
+                     "      a_var:\n        type: int\n        default: 3\n        description: C(x) or V(y) | z\n"
+                     "  plan:\n    options:\n      b_var:\n        type: str\n        default: ''\n        description: B\n", encoding="utf-8")
     assert _generator().table(str(specs)).splitlines()[2] == "| `a_var` | int | `3` | `x` or `y` \\| z |"
+    assert _generator().table(str(specs), "plan").splitlines()[2:] == ["| `b_var` | str | `\"\"` | B |"]
+
+
+def test_each_table_goes_after_its_own_roles_marker():
+    generator = _generator()
+    text = "\n".join(["a", generator.begin("one"), "old one", generator.END, "b", generator.begin("two"), "old two", generator.END, ""])
+    assert generator.rewrite(text, "new two\n", "two") == text.replace("old two", "new two")
+    assert generator.rewrite(text, "new one\n", "one") == text.replace("old one", "new one")
