@@ -23,7 +23,7 @@ def _generator():
 
 def test_the_tables_are_generated_from_argument_specs():
     generator = _generator()
-    assert [document for document, _, _ in generator.TABLES] == ["README.md", os.path.join("docs", "rollout.md")]
+    assert [table[0] for table in generator.TABLES] == ["README.md", os.path.join("docs", "rollout.md")]
     for document, role, entry_point in generator.TABLES:
         with open(os.path.join(REPO, document), encoding="utf-8") as handle:
             text = handle.read()
@@ -31,7 +31,9 @@ def test_the_tables_are_generated_from_argument_specs():
         assert generator.rewrite(text, generated, role) == text, \
             "%s's variable table is stale: run python3 scripts/lib/readme_variables.py" % document
         # Every option of the role is a row.
-        assert generated.count("\n| `") == len(yaml.safe_load(open(generator.specs_path(role), encoding="utf-8"))["argument_specs"][entry_point]["options"])
+        with open(generator.specs_path(role), encoding="utf-8") as handle:
+            options = yaml.safe_load(handle)["argument_specs"][entry_point]["options"]
+        assert generated.count("\n| `") == len(options)
 
 
 def test_every_option_is_a_row_with_its_default(tmp_path):
