@@ -39,4 +39,4 @@ def test_unit_description_says_stand_in(unit):
 def test_there_are_stand_ins_to_check():
     assert [p.name for p in SCRIPTS] == ["kubelet-standin", "nodeadm-standin", "numa-standin-provision",
                                          "rke2-cli-standin", "rke2-standin"]
-    assert len(UNITS) == 4
+    assert len(UNITS) == 6

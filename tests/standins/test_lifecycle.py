@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import ssl
@@ -32,7 +33,7 @@ PROVISION = STANDINS / "numa-standin-provision"
 KLOG_RE = re.compile(r'^E\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [a-z_]+\.go:\d+\] "(?P<msg>[^"]+)" err=(?P<err>".*")$')
 MARKERS = ("/var/lib/kubelet/config.yaml", "/var/lib/kubelet/kubeadm-flags.env", "/etc/rancher/rke2",
            "/usr/local/bin/rke2", "/usr/local/lib/systemd/system/rke2-server.service", "/etc/eks/nodeadm.d",
-           "/etc/kubernetes/kubelet/config.json")
+           "/etc/kubernetes/kubelet/config.json", "/etc/rancher/k3s", "/usr/local/bin/k3s")
 
 
 def free_port() -> int:
@@ -344,6 +345,20 @@ def test_rke2_refuses_everything_but_version_as_a_stand_in(host, args):
     assert "STAND-IN" in result.stderr and "--version" in result.stderr
 
 
+def test_as_k3s_it_prints_what_k3s_prints_from_the_k3s_units_environment(host, tmp_path):
+    # Installed as /usr/local/bin/k3s it is the `k3s` CLI: k3s is not built with BoringCrypto.
+    cli = tmp_path / "bin" / "k3s"
+    cli.parent.mkdir()
+    shutil.copy(RKE2_CLI, cli)
+    first, second = host.run(cli, ["--version"]).stdout.splitlines()
+    assert re.match(r"^k3s version v1\.32\.5\+k3s1 \([0-9a-f]{40}\)$", first) and re.match(r"^go version go1\.\d+(\.\d+)?$", second)
+    host.write("/etc/default/rke2-server", "RKE2_STANDIN_VERSION=v1.31.4+rke2r1\n")
+    host.write("/etc/default/k3s-agent", "K3S_STANDIN_VERSION=v1.31.9+k3s1\n")
+    assert host.run(cli, ["--version"]).stdout.startswith("k3s version v1.31.9+k3s1 (")
+    refused = host.run(cli, ["agent"])
+    assert refused.rc == 1 and "not k3s" in refused.stderr and "`k3s --version`" in refused.stderr
+
+
 # ------------------------------------------------------------------------------------------------ provisioning
 def provision(host, *args):
     """Run numa-standin-provision into the fake root (no systemctl)."""
@@ -431,6 +446,23 @@ def test_provision_rke2_defaults_to_v1_32_5(host):
     assert host.run(host.path("/usr/local/bin/rke2"), ["--version"]).stdout.startswith("rke2 version v1.32.5+rke2r1")
 
 
+@pytest.mark.parametrize(("role", "unit"), [("server", "k3s.service"), ("agent", "k3s-agent.service")])
+def test_provision_k3s_installs_the_cli_and_units_where_install_sh_puts_them(host, role, unit):
+    result = provision(host, "k3s-" + role, "--version", "v1.31.9+k3s1")
+    assert result.rc == 0, result.stderr
+    config = yaml.safe_load(host.path("/etc/rancher/k3s/config.yaml").read_text(encoding="utf-8"))
+    assert config["token"] and ("server" in config) == (role == "agent")
+    assert list(host.path("/etc/rancher/k3s/config.yaml.d").iterdir()) == []
+    env = env_file(host, "/etc/default/" + unit[:-len(".service")])
+    assert env == {"K3S_STANDIN_VERSION": "v1.31.9+k3s1"}
+    for name in ("k3s.service", "k3s-agent.service"):
+        assert host.path("/etc/systemd/system/" + name).read_text(encoding="utf-8") == (STANDINS / name).read_text(encoding="utf-8")
+    assert host.run(host.path("/usr/local/bin/k3s"), ["--version"]).stdout.startswith("k3s version v1.31.9+k3s1 (")
+    assert present_markers(host) == ["/etc/rancher/k3s", "/usr/local/bin/k3s"]
+    assert provision(host, "k3s-" + ("agent" if role == "server" else "server")).rc == 2
+    assert provision(host, "rke2-server").rc == 2
+
+
 def test_provision_nodeadm_writes_a_nodeconfig_and_max_pods(host):
     result = provision(host, "nodeadm", "--max-pods", "110")
     assert result.rc == 0, result.stderr
@@ -456,6 +488,7 @@ def test_provision_refuses_a_host_laid_out_as_another_platform(host, first, seco
 
 def test_provision_rejects_bad_options(host):
     assert provision(host, "rke2-server", "--version", "1.32").rc == 1
+    assert provision(host, "k3s-agent", "--version", "v1.32.5+rke2r1").rc == 1
     assert provision(host, "nodeadm", "--max-pods", "0").rc == 1
     assert provision(host, "kubeadm", "--main-config", "/nonexistent/numa.yaml").rc == 1
     assert provision(host, "openshift").rc == 2

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 from pathlib import Path
+
+import pytest
+import yaml
 
 STANDINS = Path(__file__).resolve().parents[1] / "hosts" / "standins"
 RKE2 = STANDINS / "rke2-standin"
@@ -52,6 +56,39 @@ def test_rke2_before_132_passes_eviction_as_a_flag_that_users_replace(host):
     args = rke2_args(host, V131)
     assert [a for a in args if a.startswith("--eviction-hard=")] == ["--eviction-hard=memory.available<200Mi"]
     assert not [a for a in args if a.startswith("--config-dir")]
+
+
+@pytest.fixture
+def k3s_standin(tmp_path):
+    """rke2-standin under the name the test host installs it as for k3s (k3s-standin): the same agent code."""
+    path = tmp_path / "bin" / "k3s-standin"
+    path.parent.mkdir()
+    shutil.copy(RKE2, path)
+    return path
+
+
+def test_as_k3s_standin_it_reads_k3s_paths_and_before_132_passes_the_eviction_flag(host, k3s_standin):
+    host.write("/etc/rancher/rke2/config.yaml", {"kubelet-arg": ["max-pods=10"]})
+    host.write("/etc/rancher/k3s/config.yaml", {"kubelet-arg": ["max-pods=200"]})
+    host.write("/etc/rancher/k3s/config.yaml.d/50-x.yaml", {"kubelet-arg+": ["kube-reserved=memory=1Gi"]})
+    result = host.run(k3s_standin, ["agent", "--print-args"], {"K3S_STANDIN_VERSION": "v1.31.9+k3s1"})
+    assert result.rc == 0, result.stderr
+    assert json.loads(result.stdout) == [
+        "--eviction-hard=imagefs.available<5%,nodefs.available<5%", "--eviction-minimum-reclaim=imagefs.available=10%,nodefs.available=10%",
+        "--kube-reserved=memory=1Gi", "--kubeconfig=/var/lib/rancher/k3s/agent/kubelet.kubeconfig", "--max-pods=200",
+        "--root-dir=/var/lib/kubelet"]
+
+
+def test_as_k3s_standin_from_132_it_writes_00_k3s_defaults_and_passes_config_dir(host, k3s_standin):
+    rke2_numa_config(host, "924Mi")
+    host.write("/etc/rancher/k3s/config.yaml", yaml.safe_load(host.path("/etc/rancher/rke2/config.yaml").read_text(encoding="utf-8")))
+    result = host.run(k3s_standin, ["server"])
+    assert result.rc == 0, result.stderr
+    assert result.start["result"] == "started", result.start["error"]
+    assert "--config-dir=/var/lib/rancher/k3s/agent/etc/kubelet.conf.d" in result.start["argv"]
+    assert host.path("/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/00-k3s-defaults.conf").exists()
+    assert not host.path("/var/lib/rancher/rke2").exists()
+    assert "k3s-standin (not k3s) server v1.32.5+k3s1" in result.stderr
 
 
 def rke2_numa_config(host, reserved):
