@@ -11,12 +11,16 @@ where the steps as separate tasks cost about ten, most of them on the controller
 
 from __future__ import annotations
 
+from ansible.errors import AnsibleError
+from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
+from ansible.plugins.loader import lookup_loader
 from ansible.release import __version__ as ansible_version
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
 from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import discover
+from ansible_collections.numa.kubelet.plugins.plugin_utils._pending import guard_state_paths, role_writes
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 
 # Inputs that stand in for the node (numa.kubelet.render, check mode): a real run must read the node itself, or a
@@ -131,18 +135,32 @@ class ActionModule(ActionBase):
             "also_units": {"type": "list", "elements": "str", "default": []},
             "lablabs": {"type": "dict", "default": {}},
             "plan": {"type": "bool", "default": True},
+            "pending": {"type": "bool", "default": False},
         })
         variables = plain_data(args["variables"])
         given = [name for name in RENDER_ONLY if variables.get(name)]
         if args["plan"] and given and not self._task.check_mode:
             result.update(failed=True, msg=render_only_message(task_vars.get("inventory_hostname"), given))
             return result
+        also_read, units = plain_data(args["also_read"]), plain_data(args["also_units"])
+        if args["pending"]:
+            try:
+                reboot_reset = boolean(variables["kubelet_numa_reboot_reset"], strict=True)
+            except (KeyError, TypeError) as exc:
+                result.update(failed=True, msg="plan_node: %s: kubelet_numa_reboot_reset: %s; with pending=true the variables must hold the "
+                                               "role's kubelet_numa_reboot_reset, a boolean"
+                                               % (task_vars.get("inventory_hostname"), "missing" if isinstance(exc, KeyError) else exc))
+                return result
+            also_read += [path for path in guard_state_paths(units) if path not in also_read]
         try:
-            facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), plain_data(args["also_read"]),
-                                         plain_data(args["also_units"]), plain_data(args["lablabs"]))
+            facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), also_read, units,
+                                         plain_data(args["lablabs"]))
             result.update(changed=False, discovered=facts, attributes=attributes)
             if args["plan"]:
                 plan = plan_host(variables, facts)
+                if args["pending"]:
+                    plan["apply"] = role_writes(plan, facts["files"], attributes, reboot_reset, bool(self._task.check_mode),
+                                                self._role_template_renderer(task_vars))
                 result["plan"] = plan
                 if plan["warnings"]:
                     result["warnings"] = list(plan["warnings"])
@@ -150,6 +168,20 @@ class ActionModule(ActionBase):
             result.update(failed=True, msg="plan_node: %s" % exc, problems=exc.problems)
         except _NodeFailure as exc:
             result.update(exc.result)
+        except AnsibleError as exc:
+            # A role template that cannot be found or rendered (pending=true outside the role).
+            result.update(failed=True, msg="plan_node: %s: cannot decide what is pending: %s" % (task_vars.get("inventory_hostname"), exc))
         finally:
             self._remove_tmp_path(self._connection._shell.tmpdir)
         return result
+
+    def _role_template_renderer(self, task_vars):
+        """render(template, template_vars) -> text: the role's template (found on the task's search path, the role's
+        templates/ first) rendered by ansible.builtin.template's lookup, as `lookup('ansible.builtin.template', ...)` in
+        the role renders it, so that the bytes (the ansible_managed header included) are those the role writes."""
+        lookup = lookup_loader.get("ansible.builtin.template", loader=self._loader, templar=self._templar)
+
+        def render(template, template_vars):
+            return lookup.run([template], variables=task_vars, template_vars=template_vars)[0]
+
+        return render

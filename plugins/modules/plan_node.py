@@ -59,6 +59,16 @@ options:
     description: Plan after discovering; V(false) discovers only.
     type: bool
     default: true
+  pending:
+    description:
+      - Also decide what applying the plan changes, for the P(numa.kubelet.kubelet_numa#role) role, which sets it:
+        every directory and file the role writes (the plan's files and the checkpoint guard's, the role's templates
+        rendered as the role renders them, so the task must run in the role), and which of them differ from the node.
+      - Reads, with the kubelet's files, the checkpoint guard's files of every unit in O(also_units).
+      - Needs C(kubelet_numa_reboot_reset) (a boolean) in O(variables). The answer is C(apply) in RV(plan).
+    type: bool
+    default: false
+    version_added: 0.2.0
 attributes:
   action:
     support: full
@@ -118,6 +128,11 @@ plan:
       numa.kubelet's merged in: C(rke2_server_options), C(rke2_agent_options), C(rke2_kubelet_config), C(rke2_kubelet_arg)
       (absent when nothing is to be rendered), the C(form) used (V(options), V(kubelet_arg), V(kubelet_config)), and
       C(not_carried): why config.yaml does not give the kubelet the plan yet (empty once it does)."
+    - "With O(pending=true), C(apply): C(directories) and C(writes) (each C(path), C(mode), C(content), and
+      C(only_if_absent) for a file kept where it exists), everything the role hands M(numa.kubelet.restart_kubelet);
+      C(guard), the checkpoint guard's part alone (C(directories), C(writes), C(seed_started), C(reset_marker));
+      C(pending_directories) and C(pending_writes), the paths of those that differ from the node (missing, or another
+      text, mode, owner or group); and C(pending), true when any differs or the plan's C(restart) is not V(none)."
   returned: when O(plan=true)
   type: dict
 problems:

@@ -1,0 +1,108 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What applying a plan would change on a node: every directory and file the role writes, the checkpoint guard's
+decisions, and which of them differ from what discovery read.
+
+The role (roles/kubelet_numa) writes the plan's files, the checkpoint guard of the kubelet's unit (its systemd drop-in,
+the digest of the manager inputs on disk, and, for a guard installed while the kubelet runs, the digest it was started
+with) and, with kubelet_numa_reboot_reset, this boot's reset marker. numa.kubelet.plan_node renders the role's
+templates and hands the texts to role_writes(), which decides all of it once; the role's tasks only act on the answer
+(a run with nothing pending skips apply.yml as one task, docs/performance.md).
+"""
+
+from __future__ import annotations
+
+# Where the checkpoint guard keeps its state; each path is the unit's own (several units may be guarded on one node).
+GUARD_INPUTS_DIR = "/etc/numa-kubelet"
+GUARD_STARTED_DIR = "/var/lib/numa-kubelet"
+RESET_MARKER_DIR = "/run/numa-kubelet"
+GUARD_DROPIN_NAME = "90-numa-kubelet-reboot-reset.conf"
+# What every directory and file the role writes must be: root-owned, directories 0755 (files carry their own mode).
+OWNER = {"owner": "root", "group": "root"}
+DIRECTORY_ATTRIBUTES = dict(OWNER, mode="0755")
+GUARD_FILE_MODE = "0644"
+# The role's templates of the guard (roles/kubelet_numa/templates).
+DROPIN_TEMPLATE = "reboot-reset.conf.j2"
+INPUTS_TEMPLATE = "manager-inputs.j2"
+
+
+def systemd_dropin_dir(unit):
+    """The directory of a unit's drop-ins that an administrator adds (systemd.unit(5), "Drop-in files")."""
+    return "/etc/systemd/system/%s.d" % unit
+
+
+def guard_paths(unit):
+    """The checkpoint guard's files for one unit: its drop-in, the digest of the manager inputs on disk, the digest the
+    drop-in's ExecStartPre copies at each start, and this boot's reset marker (under /run, gone at each boot)."""
+    return {"dropin": "%s/%s" % (systemd_dropin_dir(unit), GUARD_DROPIN_NAME),
+            "inputs": "%s/%s.manager-inputs" % (GUARD_INPUTS_DIR, unit),
+            "started": "%s/%s.started-inputs" % (GUARD_STARTED_DIR, unit),
+            "marker": "%s/%s.reset" % (RESET_MARKER_DIR, unit)}
+
+
+def guard_state_paths(units):
+    """What discovery reads besides the kubelet's files, so that role_writes() can compare: the guard's directories and,
+    for every unit a plan may name, its guard files (the plan names the unit only after the read)."""
+    paths = [RESET_MARKER_DIR, GUARD_INPUTS_DIR, GUARD_STARTED_DIR]
+    for unit in units:
+        guard = guard_paths(unit)
+        paths += [guard["marker"], systemd_dropin_dir(unit), guard["dropin"], guard["inputs"], guard["started"]]
+    return paths
+
+
+def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
+    """Everything the role writes for `plan` and what of it is pending.
+
+    files: {path: text or None} and attributes: {path: {mode, owner, group}} as discovery read them (attributes are
+    empty when the files were given rather than read: then everything is pending). reboot_reset: the role's
+    kubelet_numa_reboot_reset, a bool. check_mode: a check-mode run, which restarts nothing and so must still show the
+    reset marker. render(template, template_vars) -> text: one of the role's templates rendered as the role renders it
+    (with the ansible_managed header).
+
+    Returns {directories, writes, guard, pending_directories, pending_writes, pending}: the directories and the files
+    (path, mode, content, and only_if_absent for a file that is written only where it is missing) for
+    numa.kubelet.restart_kubelet; guard, the checkpoint guard's part alone ({directories, writes, seed_started,
+    reset_marker}) for a play that installs only the guard; which of them differ from what is in place; and pending,
+    true when anything differs or the plan restarts the unit.
+    """
+    guard = guard_paths(plan["unit"])
+    digests = plan["manager_inputs"]
+    # A guard installed while the kubelet runs: the inputs it was started with are those on disk before this run, so the
+    # next start resets only if they change (without this, the first restart after the install would reset).
+    seed_started = guard["started"] not in attributes and digests["current"] is not None
+    # A reset's start runs the drop-in's ExecStartPre, which makes the directory and the marker itself; check mode
+    # restarts nothing, so there the marker shows as a write.
+    reset_marker = reboot_reset and guard["marker"] not in attributes and (plan["restart"] != "reset" or check_mode)
+    guard_directories = [systemd_dropin_dir(plan["unit"]), GUARD_INPUTS_DIR] + ([GUARD_STARTED_DIR] if seed_started else [])
+    guard_writes = [
+        {"path": guard["dropin"], "mode": GUARD_FILE_MODE,
+         "content": render(DROPIN_TEMPLATE, {"kubelet_numa_plan": plan, "guard": guard})},
+        {"path": guard["inputs"], "mode": GUARD_FILE_MODE, "content": render(INPUTS_TEMPLATE, {"digest": digests["planned"]})},
+    ]
+    if seed_started:
+        guard_writes.append({"path": guard["started"], "mode": GUARD_FILE_MODE, "only_if_absent": True,
+                             "content": render(INPUTS_TEMPLATE, {"digest": digests["current"]})})
+    directories = list(plan["directories"]) + guard_directories + ([RESET_MARKER_DIR] if reset_marker else [])
+    writes = [{"path": entry["path"], "mode": entry["mode"],
+               "content": render(entry["template"], {"kubelet_numa_plan": plan, "item": entry}) if "template" in entry else entry["text"]}
+              for entry in plan["files"]]
+    writes += guard_writes
+    if reset_marker:
+        writes.append({"path": guard["marker"], "mode": GUARD_FILE_MODE, "content": "", "only_if_absent": True})
+    pending_directories = [path for path in directories if attributes.get(path) != DIRECTORY_ATTRIBUTES]
+    pending_writes = [write["path"] for write in writes if _differs(write, files, attributes)]
+    return {"directories": directories, "writes": writes,
+            "guard": {"directories": guard_directories, "writes": guard_writes, "seed_started": seed_started, "reset_marker": reset_marker},
+            "pending_directories": pending_directories, "pending_writes": pending_writes,
+            "pending": plan["restart"] != "none" or bool(pending_directories) or bool(pending_writes)}
+
+
+def _differs(write, files, attributes):
+    """A file is written when it is missing; one kept only where missing stops there; any other when its text, mode,
+    owner or group differ."""
+    if write["path"] not in attributes:
+        return True
+    if write.get("only_if_absent"):
+        return False
+    return files.get(write["path"]) != write["content"] or attributes[write["path"]] != dict(OWNER, mode=write["mode"])
