@@ -27,6 +27,8 @@ except ImportError:  # ansible-core < 2.19 has no data tagging: every string giv
     def trust_as_template(source):
         return source
 
+from ansible_collections.numa.kubelet.plugins.modules.kubelet_numa_render import DOCUMENTATION
+from ansible_collections.numa.kubelet.plugins.plugin_utils._argument_spec import argument_spec_from_documentation
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import type_name
@@ -40,6 +42,8 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import (
 )
 from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import intent_conflicts
 
+# The options as the module's DOCUMENTATION declares them, the one place they are written.
+ARGUMENT_SPEC = argument_spec_from_documentation(DOCUMENTATION)
 _ROLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "roles", "kubelet_numa")
 _PREFIX = "kubelet_numa_"
 # How a failure that is a bug of the collection, not a problem of the input, starts.
@@ -139,15 +143,13 @@ class ActionModule(ActionBase):
         if too_old:
             result.update(failed=True, msg=too_old)
             return result
-        args = self._task.args
-        hosts = args.get("hosts") or []
-        dest = args.get("dest")
-        if not isinstance(hosts, list) or not all(isinstance(host, str) for host in hosts):
-            raise AnsibleActionFail("kubelet_numa_render: hosts must be a list of inventory host names, got %r" % (plain_data(hosts),))
+        _validated, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
+        hosts = plain_data(args["hosts"])
+        dest = args["dest"]
         problem = destination_problem(dest)
         if problem:
             raise AnsibleActionFail("kubelet_numa_render: %s" % problem)
-        inventory = plain_data(args.get("inventory"))
+        inventory = plain_data(args["inventory"])
         if inventory is not None and not isinstance(inventory, dict):
             raise AnsibleActionFail("kubelet_numa_render: inventory must be what `ansible-inventory --list --export` prints, got %s"
                                     % type_name(inventory))

@@ -17,11 +17,16 @@ from ansible.plugins.action import ActionBase
 from ansible.plugins.loader import lookup_loader
 from ansible.release import __version__ as ansible_version
 
+from ansible_collections.numa.kubelet.plugins.modules.plan_node import DOCUMENTATION
+from ansible_collections.numa.kubelet.plugins.plugin_utils._argument_spec import argument_spec_from_documentation
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
 from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import discover
 from ansible_collections.numa.kubelet.plugins.plugin_utils._pending import guard_state_paths, role_writes
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
+
+# The options as the module's DOCUMENTATION declares them, the one place they are written.
+ARGUMENT_SPEC = argument_spec_from_documentation(DOCUMENTATION)
 
 # Inputs that stand in for the node (numa.kubelet.render, check mode): a real run must read the node itself, or a
 # leftover group variable would plan and write another machine's topology or files.
@@ -129,14 +134,7 @@ class ActionModule(ActionBase):
         if too_old:
             result.update(failed=True, msg=too_old)
             return result
-        _validated, args = self.validate_argument_spec(argument_spec={
-            "variables": {"type": "dict", "required": True},
-            "also_read": {"type": "list", "elements": "path", "default": []},
-            "also_units": {"type": "list", "elements": "str", "default": []},
-            "lablabs": {"type": "dict", "default": {}},
-            "plan": {"type": "bool", "default": True},
-            "pending": {"type": "bool", "default": False},
-        })
+        _validated, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
         variables = plain_data(args["variables"])
         given = [name for name in RENDER_ONLY if variables.get(name)]
         if args["plan"] and given and not self._task.check_mode:

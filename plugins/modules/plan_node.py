@@ -61,7 +61,7 @@ options:
     default: true
   pending:
     description:
-      - Also decide what applying the plan changes, for the P(numa.kubelet.kubelet_numa#role) role, which sets it:
+      - Also decide what applying the plan changes, for the P(numa.kubelet.kubelet_numa#role) role, which sets it;
         every directory and file the role writes (the plan's files and the checkpoint guard's, the role's templates
         rendered as the role renders them, so the task must run in the role), and which of them differ from the node.
       - Reads, with the kubelet's files, the checkpoint guard's files of every unit in O(also_units).
