@@ -168,7 +168,8 @@ class ActionModule(ActionBase):
             result.update(exc.result)
         except AnsibleError as exc:
             # A role template that cannot be found or rendered (pending=true outside the role).
-            result.update(failed=True, msg="plan_node: %s: cannot decide what is pending: %s" % (task_vars.get("inventory_hostname"), exc))
+            result.update(failed=True, msg="plan_node: %s: cannot decide what is pending (pending=true renders the templates of the role "
+                                           "numa.kubelet.kubelet_numa, so the task must run in it): %s" % (task_vars.get("inventory_hostname"), exc))
         finally:
             self._remove_tmp_path(self._connection._shell.tmpdir)
         return result

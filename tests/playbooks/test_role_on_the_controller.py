@@ -177,3 +177,50 @@ def test_plan_node_refuses_arguments_of_the_wrong_type(collections_root, tmp_pat
     result = run_check(collections_root, tmp_path, path)
     assert result.returncode == 2
     assert "argument 'variables' is of type str and we were unable to convert to dict" in result.stdout, result.stdout
+
+
+def test_the_plan_says_what_the_role_writes_rendered_from_its_templates(collections_root, tmp_path):
+    plan_file = tmp_path / "plan.json"
+    config_dir = str(tmp_path / "kubelet.conf.d")
+    role_vars = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY,
+                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
+                 "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+                 "kubelet_numa_kubeadm_config_dir": config_dir, "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env")}
+    result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
+    assert result.returncode == 0, result.stdout + result.stderr
+    plan = json.loads(plan_file.read_text())
+    writes = {write["path"]: write for write in plan["apply"]["writes"]}
+    # The files were given, not read: nothing is known to be in place, so everything is pending.
+    assert plan["apply"]["pending"] is True and plan["apply"]["pending_writes"] == list(writes)
+    dropin = writes[config_dir + "/50-numa-kubelet.conf"]
+    assert dropin["mode"] == "0644"
+    assert dropin["content"].startswith("#\n# Ansible managed\n#\n# kubeadm: a --config-dir drop-in"), dropin["content"]
+    assert yaml.safe_load(dropin["content"]) == next(entry["content"] for entry in plan["files"] if entry["path"] == dropin["path"])
+    guard = writes["/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf"]["content"]
+    assert "ExecStartPre=-/bin/sh -c 'if [ ! -e /run/numa-kubelet/kubelet.service.reset ] || { [ -e /etc/numa-kubelet/kubelet.service.manager-inputs ]" in guard
+    assert "cp /etc/numa-kubelet/kubelet.service.manager-inputs /var/lib/numa-kubelet/kubelet.service.started-inputs.tmp" in guard
+    assert writes["/etc/numa-kubelet/kubelet.service.manager-inputs"]["content"].endswith("\n" + plan["manager_inputs"]["planned"] + "\n")
+    assert plan["apply"]["guard"]["writes"] == [write for write in plan["apply"]["writes"] if write["path"] in
+                                                ("/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf",
+                                                 "/etc/numa-kubelet/kubelet.service.manager-inputs",
+                                                 "/var/lib/numa-kubelet/kubelet.service.started-inputs")]
+    assert plan["apply"]["guard"]["seed_started"] is True
+
+
+def test_plan_node_with_pending_outside_the_role_says_it_needs_the_roles_templates(collections_root, tmp_path):
+    variables = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_reboot_reset": True,
+                 "kubelet_numa_config": {"memoryManagerPolicy": "Static"}, "kubelet_numa_kubelet_root_dir": "/var/lib/kubelet",
+                 "kubelet_numa_dropin_name": "50-numa-kubelet", "kubelet_numa_kubeadm_config_file": "/var/lib/kubelet/config.yaml",
+                 "kubelet_numa_kubeadm_flags_file": "/var/lib/kubelet/kubeadm-flags.env", "kubelet_numa_kubeadm_extra_args_file": "/etc/default/kubelet",
+                 "kubelet_numa_kubeadm_config_dir": "/etc/kubernetes/kubelet.conf.d",
+                 "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"}}
+    path = tasks_play(tmp_path, "Pending outside the role", [{"name": "Plan", "numa.kubelet.plan_node": {"variables": variables, "pending": True}}])
+    result = run_check(collections_root, tmp_path, path)
+    assert result.returncode == 2, result.stdout
+    assert ("plan_node: localhost: cannot decide what is pending (pending=true renders the templates of the role numa.kubelet.kubelet_numa, "
+            "so the task must run in it): the template file reboot-reset.conf.j2 could not be found for the lookup") in result.stdout, result.stdout
+    del variables["kubelet_numa_reboot_reset"]
+    path = tasks_play(tmp_path, "Pending without the variable", [{"name": "Plan", "numa.kubelet.plan_node": {"variables": variables, "pending": True}}])
+    result = run_check(collections_root, tmp_path, path)
+    assert result.returncode == 2
+    assert "plan_node: localhost: kubelet_numa_reboot_reset: missing; with pending=true the variables must hold the role's" in result.stdout, result.stdout
