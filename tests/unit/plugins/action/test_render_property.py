@@ -97,8 +97,10 @@ NODE_FILES = st.one_of(
 OVERRIDE_VALUES = {
     "kubelet_numa_config": CONFIGS, "kubelet_numa_node_files": NODE_FILES, "kubelet_numa_kubeadm_extra_args_file": PATHS,
     "kubelet_numa_kubeadm_config_dir": PATHS, "kubelet_numa_dropin_name": st.one_of(st.text(max_size=10), SCALARS),
-    "kubelet_numa_platform": st.one_of(st.sampled_from(["kubeadm", "rke2", "nodeadm"]), SCALARS),
+    "kubelet_numa_platform": st.one_of(st.sampled_from(["kubeadm", "rke2", "nodeadm", "k3s"]), SCALARS),
     "kubelet_numa_rke2_version": st.one_of(st.just("v1.32.5+rke2r1"), SCALARS), "kubelet_numa_rke2_role": st.one_of(st.just("agent"), SCALARS),
+    "kubelet_numa_k3s_version": st.one_of(st.sampled_from(["v1.31.9+k3s1", "v1.32.5+k3s1"]), SCALARS),
+    "kubelet_numa_k3s_role": st.one_of(st.just("server"), SCALARS),
     "kubelet_numa_instance_type": st.one_of(st.just("m5.large"), SCALARS),
     "kubelet_numa_topology": st.one_of(st.just(TOPOLOGY), VALUES, st.fixed_dictionaries({"numa_nodes": VALUES, "numa_memory_capacity_bytes": SCALARS})),
     "kubelet_numa_reserved_memory_split": st.one_of(st.sampled_from(["even", "first", "proportional"]), VALUES),
