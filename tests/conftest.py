@@ -3,8 +3,9 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Make `ansible_collections.numa.kubelet` importable from a plain checkout, for pytest and ansible-playbook.
 
-A checkout is not laid out as ansible_collections/numa/kubelet, so a link tree under .cache points there; when the
-tests already run inside such a tree (ansible-test, an installed collection) nothing is changed.
+One mechanism for the whole project: the committed link .collections/ansible_collections/numa/kubelet points at the
+checkout (ansible.cfg's collections_path, scripts/lib/common.sh's collections_path, scripts/benchmark use it too). When
+the tests already run inside an ansible_collections tree (ansible-test, an installed collection), that tree is used.
 """
 
 from __future__ import annotations
@@ -21,14 +22,10 @@ def _collections_root():
     parts = REPO.split(os.sep)
     if parts[-3:-1] == ["ansible_collections", "numa"] and parts[-1] == "kubelet":
         return os.sep.join(parts[:-3])
-    root = os.path.join(REPO, ".cache", "collections")
+    root = os.path.join(REPO, ".collections")
     link = os.path.join(root, "ansible_collections", "numa", "kubelet")
-    if not os.path.islink(link):
-        os.makedirs(os.path.dirname(link), exist_ok=True)
-        try:
-            os.symlink(REPO, link)
-        except FileExistsError:
-            pass  # another pytest worker made it first
+    if os.path.realpath(link) != os.path.realpath(REPO):
+        raise pytest.UsageError("%s must be the committed link to the checkout (../../..); restore it with git checkout -- .collections" % link)
     return root
 
 

@@ -125,14 +125,11 @@ collection_copy() {
     echo "$dest"
 }
 
-# A link tree that makes this checkout the collection numa.kubelet for Ansible (enough for ansible-playbook).
-link_collection() {
-    local root=$CACHE/collections link
-    link=$root/ansible_collections/numa/kubelet
-    # A cache shared between checkouts (NUMA_KUBELET_CACHE) may hold a link to another one: point it here.
-    if [ "$(readlink "$link" 2>/dev/null)" != "$REPO" ]; then
-        mkdir -p "$(dirname "$link")"
-        ln -sfn "$REPO" "$link"
-    fi
+# The directory that makes this checkout the collection numa.kubelet for Ansible: the committed link
+# .collections/ansible_collections/numa/kubelet (also ansible.cfg's collections_path and the tests' import path).
+collections_path() {
+    local root=$REPO/.collections
+    [ "$(realpath -m "$root/ansible_collections/numa/kubelet")" = "$(realpath "$REPO")" ] \
+        || die "$root/ansible_collections/numa/kubelet must be the committed link to the checkout (../../..): git checkout -- .collections"
     echo "$root"
 }
