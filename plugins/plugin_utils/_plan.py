@@ -59,7 +59,8 @@ def _intent(variables, problems):
 
 
 def _split(variables, problems):
-    split = variables.get("kubelet_numa_reserved_memory_split", "even")
+    # No default here: the role's defaults are the only ones (even); a caller of the filter passes the variable.
+    split = variables.get("kubelet_numa_reserved_memory_split")
     if isinstance(split, dict) or split in SPLIT_STRATEGIES:
         return split
     problems.append("kubelet_numa_reserved_memory_split: %r is not one of %s or a mapping {numa_id: quantity}" % (split, ", ".join(SPLIT_STRATEGIES)))

@@ -209,6 +209,7 @@ def test_the_plan_says_what_the_role_writes_rendered_from_its_templates(collecti
 
 def test_plan_node_with_pending_outside_the_role_says_it_needs_the_roles_templates(collections_root, tmp_path):
     variables = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_reboot_reset": True,
+                 "kubelet_numa_reserved_memory_split": "even",
                  "kubelet_numa_config": {"memoryManagerPolicy": "Static"}, "kubelet_numa_kubelet_root_dir": "/var/lib/kubelet",
                  "kubelet_numa_dropin_name": "50-numa-kubelet", "kubelet_numa_kubeadm_config_file": "/var/lib/kubelet/config.yaml",
                  "kubelet_numa_kubeadm_flags_file": "/var/lib/kubelet/kubeadm-flags.env", "kubelet_numa_kubeadm_extra_args_file": "/etc/default/kubelet",

@@ -475,3 +475,12 @@ def test_discover_reads_the_units_state_with_the_files():
     facts, _attributes = discover(dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_topology=TOPOLOGY), node,
                                   also_units=["kubelet.service"])
     assert facts["unit_states"] == {"kubelet.service": {"active_state": "inactive", "sub_state": "dead"}}
+
+
+def test_the_split_has_no_default_of_the_engines_own():
+    # The role's defaults are the only defaults (even): a caller of the filter that leaves the split out is told so.
+    variables = dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY)
+    del variables["kubelet_numa_reserved_memory_split"]
+    with pytest.raises(PlanError) as raised:
+        plan_host(variables, {"files": {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}})
+    assert raised.value.problems == ["kubelet_numa_reserved_memory_split: None is not one of even, first, proportional or a mapping {numa_id: quantity}"]
