@@ -28,7 +28,8 @@ INPUTS_TEMPLATE = "manager-inputs.j2"
 
 
 def systemd_dropin_dir(unit):
-    """The directory of a unit's drop-ins that an administrator adds (systemd.unit(5), "Drop-in files")."""
+    """The directory of the drop-ins an administrator adds to a unit (systemd.unit(5), "Description":
+    https://www.freedesktop.org/software/systemd/man/latest/systemd.unit.html)."""
     return "/etc/systemd/system/%s.d" % unit
 
 
