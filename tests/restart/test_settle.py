@@ -7,9 +7,11 @@ the controller left, and whoever reads the verdict next gets the rollback with t
 
 from __future__ import annotations
 
+import os
 import time
 
-from conftest import INTENT
+from conftest import INTENT, REPO
+from podman_hosts import run
 from test_faults import CHANGED, DROPIN, assert_converged, assert_ok, wait_for_new_start
 
 EXIT_MARKER = "/etc/kubelet-standin/exit-after-start"
@@ -42,3 +44,34 @@ def test_a_kubelet_that_exits_while_it_settles_is_rolled_back_by_the_node(node_f
     assert "answered, then exited" in out and "Failed to start ContainerManager" in out, out[-3000:]
     assert "the previous files are back and the kubelet runs with them" in out
     assert_converged(node, kubelet_numa_config=INTENT)
+
+
+def test_the_rollout_reads_the_verdict_and_halts_at_a_kubelet_that_exits_while_it_settles(node_factory):
+    """numa.kubelet.rollout verifies the node while the transaction still watches the kubelet and reads its final
+    verdict before it counts the host: an exit in that time is rolled back by the node, and the rollout halts there."""
+    node = node_factory("kubeadm")
+    assert_ok(node.role())
+
+    def rollout(config, *extra, **variables):
+        argv = node.playbook_argv(os.path.join(REPO, "playbooks", "rollout.yml"), *extra, kubelet_numa_config=config,
+                                  kubelet_numa_rollout_node_local=True, **variables)
+        return run(argv, check=False, cwd=REPO, env=node.playbook_env())
+
+    # A good restart: the host is verified while its kubelet settles, then counted once the verdict is in.
+    good = rollout(CHANGED, "-v")
+    assert_ok(good)
+    out = " ".join(good.stdout.split())
+    assert "settling_until" in out and "TASK [numa.kubelet.kubelet_numa_rollout : Wait for the restarted kubelet's final verdict]" in out, out[-3000:]
+    before = node.starts()
+    dropin = node.read(DROPIN)
+    # Back to the first config, with a kubelet that answers and exits 10 s after its start; the settle time is 25 s.
+    node.write(EXIT_MARKER, "10\n")
+    failed = rollout(INTENT, kubelet_numa_settle_seconds=25)
+    assert failed.returncode != 0
+    out = " ".join(failed.stdout.split())
+    assert "FAILED at apply" in out and "numa.kubelet.rollout halted at %s (apply)" % node.name in out, out[-3000:]
+    assert "answered, then exited" in out and "the previous files are back and the kubelet runs with them" in out
+    # The node rolled back by itself: the kubelet runs the config it ran before, with the files of that config.
+    assert node.starts()[-1]["reserved_memory_bytes"] == before[-1]["reserved_memory_bytes"] and node.active() == "active"
+    assert node.read(DROPIN) == dropin
+    assert_converged(node, kubelet_numa_config=CHANGED)
