@@ -272,7 +272,8 @@ def systemctl(*args):
 
 
 def unit_show(unit):
-    text = systemctl("show", "--property=ActiveState,SubState,MainPID,NRestarts,ActiveEnterTimestampMonotonic", unit)
+    text = systemctl("show", "--property=ActiveState,SubState,MainPID,NRestarts,ActiveEnterTimestampMonotonic,"
+                             "InactiveExitTimestampMonotonic", unit)
     return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
 
 
@@ -375,6 +376,8 @@ class Transaction:
         self.health_deadline = self.started
         # The unit's state when the new kubelet first answered: settling means it keeps that main PID.
         self.healthy = None
+        # time.monotonic() when the last start was asked for: what the unit shows from before it is not its answer.
+        self.start_requested = None
 
     def step(self, steps, name, function):
         began = time.monotonic()
@@ -419,6 +422,7 @@ class Transaction:
             remove(os.path.join(self.params["root_dir"], name))
 
     def start(self, restart):
+        self.start_requested = time.monotonic()
         if self.params["start_unit"]:
             systemctl("restart", self.params["start_unit"])
         else:
@@ -434,15 +438,30 @@ class Transaction:
         url = self.params["health_url"]
         while True:
             state = unit_show(self.unit)
-            if state.get("ActiveState") in ("failed", "inactive") or state.get("SubState") == "auto-restart":
+            started = self.started_since_request(state)
+            if started and (state.get("ActiveState") in ("failed", "inactive") or state.get("SubState") == "auto-restart"):
                 raise StepFailed("%s is %s (%s) after its start" % (self.unit, state.get("ActiveState"), state.get("SubState")))
-            if state.get("ActiveState") == "active" and (not url or healthz(url)):
+            if started and state.get("ActiveState") == "active" and (not url or healthz(url)):
                 break
             if time.monotonic() > deadline:
                 raise StepFailed("%s did not answer %s within %d s" % (self.unit, url or "active", self.params["health_timeout"]))
             time.sleep(0.2)
         self.healthy = state
         return state
+
+    def started_since_request(self, state):
+        """Whether the unit's state is from after the start asked for (always, unless O(start_unit) starts it).
+
+        A start through O(start_unit) (nodeadm-run.service) only enqueues the kubelet's start: nodeadm's RestartDaemon
+        called RestartUnitContext with no result channel, which returns once systemd has queued the job
+        (https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/internal/daemon/systemd.go, earlier releases), as
+        `systemctl restart --no-block` does. Until systemd runs that job, the kubelet still shows its state from
+        before: stopped (the reset stopped it) or the old process (a plain restart).
+        """
+        if not self.params["start_unit"] or self.start_requested is None:
+            return True
+        # InactiveExitTimestampMonotonic: CLOCK_MONOTONIC in microseconds, as time.monotonic() reads it.
+        return int(state.get("InactiveExitTimestampMonotonic") or 0) / 1e6 >= self.start_requested
 
     def still_running(self, healthy):
         """Fail when the kubelet that answered is gone: the unit left active, or another main process runs it."""

@@ -162,3 +162,54 @@ def test_a_transaction_killed_while_it_settled_is_no_verdict(tmp_path, monkeypat
     with pytest.raises(Exited) as ended:
         restart_kubelet.wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=True), str(path), "t1", [])
     assert ended.value.args[0]["failed"] and "ended without its final verdict" in ended.value.args[0]["msg"]
+
+
+class QueuedStartUnit(FakeUnit):
+    """kubelet.service started through nodeadm-run.service, which only enqueues the kubelet's (re)start: systemd runs
+    that job `delay` seconds later; until then the unit shows its state from before (stopped, or the old process)."""
+
+    def __init__(self, delay):
+        super().__init__()
+        self.delay = delay
+        self.queued_at = None
+        self.state["InactiveExitTimestampMonotonic"] = "0"
+
+    def systemctl(self, *args):
+        if args[0] == "restart" and args[-1] == "nodeadm-run.service":
+            self.calls.append("restart nodeadm-run.service")
+            self.queued_at = time.monotonic()
+            return ""
+        return super().systemctl(*args)
+
+    def show(self, unit):
+        if self.queued_at is not None and time.monotonic() - self.queued_at >= self.delay:
+            self.queued_at = None
+            super().systemctl("restart", unit)
+            self.state["InactiveExitTimestampMonotonic"] = str(int(self.started_at * 1e6))
+        return super().show(unit)
+
+
+@pytest.mark.parametrize("reset", [True, False], ids=["reset: the kubelet is stopped meanwhile", "restart: the old kubelet runs meanwhile"])
+def test_a_start_through_another_unit_is_awaited_until_systemd_runs_it(monkeypatch, reset):
+    queued = QueuedStartUnit(delay=0.6)
+    monkeypatch.setattr(restart_kubelet, "systemctl", queued.systemctl)
+    monkeypatch.setattr(restart_kubelet, "unit_show", queued.show)
+    old_pid = queued.state["MainPID"]
+    result = Transaction(_params(start_unit="nodeadm-run.service", reset=reset, settle=0)).run()
+    # Neither "inactive (dead) after its start" from the stopped unit, nor the old process taken for the new one.
+    assert result["failed"] is False and not result["rolled_back"], result["msg"]
+    assert queued.calls == (["stop", "restart nodeadm-run.service", "restart"] if reset else ["restart nodeadm-run.service", "restart"])
+    assert queued.state["MainPID"] != old_pid
+
+
+def test_a_direct_start_that_leaves_the_unit_inactive_fails_at_once(unit, monkeypatch):
+    def start_that_dies(*args):
+        unit.calls.append(args[0])
+        unit.state.update(ActiveState="inactive", SubState="dead", MainPID="0")
+        return ""
+
+    monkeypatch.setattr(restart_kubelet, "systemctl", start_that_dies)
+    began = time.monotonic()
+    result = Transaction(_params(health_timeout=30, settle=0)).run()
+    assert result["failed"] and time.monotonic() - began < 10
+    assert "is inactive (dead) after its start" in result["steps"][3]["error"]
