@@ -83,19 +83,18 @@ class _Node:
         return self._module("numa.kubelet.numa_facts", {})["ansible_facts"]
 
     def rke2_version(self):
-        result = self._action._low_level_execute_command("PATH=%s rke2 --version" % RKE2_PATH)
-        if result["rc"] != 0:
-            raise _NodeFailure({"failed": True, "rc": result["rc"], "stdout": result["stdout"], "stderr": result["stderr"],
-                                "msg": "plan_node: `rke2 --version` failed (rc %s): %s; before RKE2 is installed, give the version to install: "
-                                       "kubelet_numa_rke2_version, or lablabs.rke2's rke2_version" % (result["rc"], result["stderr"].strip())})
-        return result["stdout"]
+        return self._version("rke2", "RKE2", RKE2_PATH, "kubelet_numa_rke2_version, or lablabs.rke2's rke2_version")
 
     def k3s_version(self):
-        result = self._action._low_level_execute_command("PATH=%s k3s --version" % K3S_PATH)
+        return self._version("k3s", "k3s", K3S_PATH, "kubelet_numa_k3s_version")
+
+    def _version(self, program, product, path, variables):
+        """What `PROGRAM --version` prints on the node (the engine parses it), or the host's failure saying what to set."""
+        result = self._action._low_level_execute_command("PATH=%s %s --version" % (path, program))
         if result["rc"] != 0:
             raise _NodeFailure({"failed": True, "rc": result["rc"], "stdout": result["stdout"], "stderr": result["stderr"],
-                                "msg": "plan_node: `k3s --version` failed (rc %s): %s; before k3s is installed, give the version to install: "
-                                       "kubelet_numa_k3s_version" % (result["rc"], result["stderr"].strip())})
+                                "msg": "plan_node: `%s --version` failed (rc %s): %s; before %s is installed, give the version to install: %s"
+                                       % (program, result["rc"], result["stderr"].strip(), product, variables)})
         return result["stdout"]
 
     def unit_file_state(self, unit):

@@ -26,7 +26,7 @@ from ._config import API_VERSION, KIND
 from ._effective import parse_kubelet_flags
 from ._flags import flag_key
 from ._kubelet_fields import type_name
-from ._plan_inputs import KubeletLayers, dir_files, dropins_in, load_mapping
+from ._plan_inputs import KubeletLayers, absolute_path, dir_files, dropins_in, load_mapping
 
 # The oldest minor whose agent writes the kubelet's defaults as a drop-in (k3s#10433; docs/kubelet-facts.md section 4).
 DROPIN_MINOR = 32
@@ -37,6 +37,20 @@ EVICTION_MINIMUM_RECLAIM = {"imagefs.available": "10%", "nodefs.available": "10%
 CLI_CONFIG_DROPIN = "10-cli-config.conf"
 
 _VERSION = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")
+
+
+def paths_to_read(variables, program, problems, config_files=()):
+    """What the agent of PROGRAM (k3s, rke2) reads: config.yaml (and CONFIG_FILES beside it) and config.yaml.d in
+    kubelet_numa_<program>_config_dir, and the kubelet's drop-in directory in kubelet_numa_<program>_data_dir."""
+    wanted, dirs = [], []
+    config_dir = absolute_path(variables, "kubelet_numa_%s_config_dir" % program, problems)
+    data_dir = absolute_path(variables, "kubelet_numa_%s_data_dir" % program, problems)
+    if config_dir:
+        wanted += ["%s/%s" % (config_dir, name) for name in ("config.yaml",) + tuple(config_files)]
+        dirs.append(config_dir + "/config.yaml.d")
+    if data_dir:
+        dirs.append(data_dir + "/agent/etc/kubelet.conf.d")
+    return wanted, dirs
 
 
 def version_minor(version, variable, example, problems):

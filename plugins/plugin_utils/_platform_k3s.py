@@ -19,8 +19,8 @@ Unlike RKE2 there is no lablabs.rke2 hand-over: numa.kubelet always writes its f
 from __future__ import annotations
 
 from ._flags import kubelet_flags
-from ._k3s_agent import AgentInputs, version_minor, with_default_thresholds
-from ._plan_inputs import absolute_path, dropin_document
+from ._k3s_agent import AgentInputs, paths_to_read, version_minor, with_default_thresholds
+from ._plan_inputs import dropin_document
 from ._platform import Layout, Platform
 
 # install.sh: a server is SYSTEM_NAME=k3s, any other command k3s-<command> (k3s-agent).
@@ -28,15 +28,7 @@ K3S_UNITS = {"server": "k3s.service", "agent": "k3s-agent.service"}
 
 
 def _paths_to_read(variables, files, problems):
-    wanted, dirs = [], []
-    config_dir = absolute_path(variables, "kubelet_numa_k3s_config_dir", problems)
-    data_dir = absolute_path(variables, "kubelet_numa_k3s_data_dir", problems)
-    if config_dir:
-        wanted.append(config_dir + "/config.yaml")
-        dirs.append(config_dir + "/config.yaml.d")
-    if data_dir:
-        dirs.append(data_dir + "/agent/etc/kubelet.conf.d")
-    return wanted, dirs
+    return paths_to_read(variables, "k3s", problems)
 
 
 def _discover(variables, node, files, lablabs):

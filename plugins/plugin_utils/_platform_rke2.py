@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 
 from ._flags import kubelet_flags
-from ._k3s_agent import CLI_CONFIG_DROPIN, AgentInputs, version_minor, with_default_thresholds
-from ._plan_inputs import absolute_path, dropin_document
+from ._k3s_agent import CLI_CONFIG_DROPIN, AgentInputs, paths_to_read, version_minor, with_default_thresholds
+from ._plan_inputs import dropin_document
 from ._platform import Layout, Platform
 from ._platform_rke2_lablabs import LABLABS_KUBELET_CONFIG, lablabs_hand_over, lablabs_inputs, lablabs_kubelet_config
 
@@ -25,16 +25,8 @@ RKE2_ROLES = ("server", "agent")
 
 
 def _paths_to_read(variables, files, problems):
-    wanted, dirs = [], []
-    config_dir = absolute_path(variables, "kubelet_numa_rke2_config_dir", problems)
-    data_dir = absolute_path(variables, "kubelet_numa_rke2_data_dir", problems)
-    if config_dir:
-        # kubelet-config.yaml: where lablabs.rke2 writes rke2_kubelet_config, read by the kubelet through a config= item.
-        wanted += [config_dir + "/config.yaml", config_dir + "/" + LABLABS_KUBELET_CONFIG]
-        dirs.append(config_dir + "/config.yaml.d")
-    if data_dir:
-        dirs.append(data_dir + "/agent/etc/kubelet.conf.d")
-    return wanted, dirs
+    # kubelet-config.yaml: where lablabs.rke2 writes rke2_kubelet_config, read by the kubelet through a config= item.
+    return paths_to_read(variables, "rke2", problems, config_files=(LABLABS_KUBELET_CONFIG,))
 
 
 def _discover(variables, node, files, lablabs):
