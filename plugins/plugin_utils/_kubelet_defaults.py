@@ -33,7 +33,7 @@ defaults and are never merged (the types.go comment names all four fields, then 
 evictionHard has default values"; the oracle leaves the other three as written). Because both
 branches are one step of loading the main file, apply_defaults runs merge_default_eviction_settings; the function
 is public for callers that need that step alone. Consequences, each verified on the kubelet v1.36.2 oracle
-(/work/shared/oracle/kubelet-check, effective config read from /configz):
+(a real kubelet v1.36.2 started with each config, its effective config read from /configz; tests/oracle):
 - the step runs only in loadConfigFile: `mergeDefaultEvictionSettings: true` in a drop-in merges nothing (a main
   file with evictionHard {nodefs.available: 7%} plus that drop-in keeps one threshold);
 - with --config-dir but no --config (RKE2 >= 1.32 per docs/kubelet-facts.md section 4) neither branch runs: a drop-in
