@@ -24,8 +24,10 @@ from ansible.template import generate_ansible_template_vars
 try:
     from ansible.template import trust_as_template
 except ImportError:  # ansible-core < 2.19 has no data tagging: every string given to the templar is a template.
+
     def trust_as_template(source):
         return source
+
 
 from ansible_collections.numa.kubelet.plugins.modules.kubelet_numa_render import DOCUMENTATION
 from ansible_collections.numa.kubelet.plugins.plugin_utils._argument_spec import argument_spec_from_documentation
@@ -151,8 +153,7 @@ class ActionModule(ActionBase):
             raise AnsibleActionFail("kubelet_numa_render: %s" % problem)
         inventory = plain_data(args["inventory"])
         if inventory is not None and not isinstance(inventory, dict):
-            raise AnsibleActionFail("kubelet_numa_render: inventory must be what `ansible-inventory --list --export` prints, got %s"
-                                    % type_name(inventory))
+            raise AnsibleActionFail("kubelet_numa_render: inventory must be what `ansible-inventory --list --export` prints, got %s" % type_name(inventory))
         with open(os.path.join(_ROLE, "defaults", "main.yml"), encoding="utf-8") as handle:
             defaults = yaml.safe_load(handle)
         templates = {}

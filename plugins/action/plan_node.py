@@ -35,9 +35,11 @@ RENDER_ONLY = ("kubelet_numa_topology", "kubelet_numa_node_files")
 
 def render_only_message(host, given):
     """The refusal of render-only inputs on a run that changes the node."""
-    return ("%s: %s %s for numa.kubelet.render and check mode only: a run that changes the node reads its own NUMA topology "
-            "and kubelet files. Remove %s from this host's variables (or run numa.kubelet.render, or --check)"
-            % (host, " and ".join(given), "is" if len(given) == 1 else "are", " and ".join(given)))
+    return (
+        "%s: %s %s for numa.kubelet.render and check mode only: a run that changes the node reads its own NUMA topology "
+        "and kubelet files. Remove %s from this host's variables (or run numa.kubelet.render, or --check)"
+        % (host, " and ".join(given), "is" if len(given) == 1 else "are", " and ".join(given))
+    )
 
 
 # As the RKE2 install script puts the binary (/usr/local/bin, or /usr/bin from the RPM), whatever the login PATH.
@@ -92,9 +94,16 @@ class _Node:
         """What `PROGRAM --version` prints on the node (the engine parses it), or the host's failure saying what to set."""
         result = self._action._low_level_execute_command("PATH=%s %s --version" % (path, program))
         if result["rc"] != 0:
-            raise _NodeFailure({"failed": True, "rc": result["rc"], "stdout": result["stdout"], "stderr": result["stderr"],
-                                "msg": "plan_node: `%s --version` failed (rc %s): %s; before %s is installed, give the version to install: %s"
-                                       % (program, result["rc"], result["stderr"].strip(), product, variables)})
+            raise _NodeFailure(
+                {
+                    "failed": True,
+                    "rc": result["rc"],
+                    "stdout": result["stdout"],
+                    "stderr": result["stderr"],
+                    "msg": "plan_node: `%s --version` failed (rc %s): %s; before %s is installed, give the version to install: %s"
+                    % (program, result["rc"], result["stderr"].strip(), product, variables),
+                }
+            )
         return result["stdout"]
 
     def unit_file_state(self, unit):
@@ -105,12 +114,22 @@ class _Node:
         url = self._imds_url
         if not url:
             raise _NodeFailure({"failed": True, "msg": "plan_node: kubelet_numa_imds_url is unset; it is needed to read %s" % what})
-        token = self._module("ansible.builtin.uri", {"url": url + "/latest/api/token", "method": "PUT", "return_content": True, "timeout": 5,
-                                                     "headers": {"X-aws-ec2-metadata-token-ttl-seconds": "60"}},
-                             read_only_without_check_mode=True)["content"]
-        return self._module("ansible.builtin.uri", {"url": url + path, "return_content": True, "timeout": 5, "status_code": list(status_code),
-                                                    "headers": {"X-aws-ec2-metadata-token": token}},
-                            read_only_without_check_mode=True)
+        token = self._module(
+            "ansible.builtin.uri",
+            {
+                "url": url + "/latest/api/token",
+                "method": "PUT",
+                "return_content": True,
+                "timeout": 5,
+                "headers": {"X-aws-ec2-metadata-token-ttl-seconds": "60"},
+            },
+            read_only_without_check_mode=True,
+        )["content"]
+        return self._module(
+            "ansible.builtin.uri",
+            {"url": url + path, "return_content": True, "timeout": 5, "status_code": list(status_code), "headers": {"X-aws-ec2-metadata-token": token}},
+            read_only_without_check_mode=True,
+        )
 
     def instance_type(self):
         return self._imds_get("/latest/meta-data/instance-type", "the instance type")["content"].strip()
@@ -144,20 +163,24 @@ class ActionModule(ActionBase):
             try:
                 reboot_reset = boolean(variables["kubelet_numa_reboot_reset"], strict=True)
             except (KeyError, TypeError) as exc:
-                result.update(failed=True, msg="plan_node: %s: kubelet_numa_reboot_reset: %s; with pending=true the variables must hold the "
-                                               "role's kubelet_numa_reboot_reset, a boolean"
-                                               % (task_vars.get("inventory_hostname"), "missing" if isinstance(exc, KeyError) else exc))
+                result.update(
+                    failed=True,
+                    msg="plan_node: %s: kubelet_numa_reboot_reset: %s; with pending=true the variables must hold the "
+                    "role's kubelet_numa_reboot_reset, a boolean" % (task_vars.get("inventory_hostname"), "missing" if isinstance(exc, KeyError) else exc),
+                )
                 return result
             also_read += [path for path in guard_state_paths(units) if path not in also_read]
         try:
-            facts, attributes = discover(variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), also_read, units,
-                                         plain_data(args["lablabs"]))
+            facts, attributes = discover(
+                variables, _Node(self, task_vars, variables.get("kubelet_numa_imds_url")), also_read, units, plain_data(args["lablabs"])
+            )
             result.update(changed=False, discovered=facts, attributes=attributes)
             if args["plan"]:
                 plan = plan_host(variables, facts)
                 if args["pending"]:
-                    plan["apply"] = role_writes(plan, facts["files"], attributes, reboot_reset, bool(self._task.check_mode),
-                                                self._role_template_renderer(task_vars))
+                    plan["apply"] = role_writes(
+                        plan, facts["files"], attributes, reboot_reset, bool(self._task.check_mode), self._role_template_renderer(task_vars)
+                    )
                 result["plan"] = plan
                 if plan["warnings"]:
                     result["warnings"] = list(plan["warnings"])
@@ -167,8 +190,11 @@ class ActionModule(ActionBase):
             result.update(exc.result)
         except AnsibleError as exc:
             # A role template that cannot be found or rendered (pending=true outside the role).
-            result.update(failed=True, msg="plan_node: %s: cannot decide what is pending (pending=true renders the templates of the role "
-                                           "numa.kubelet.kubelet_numa, so the task must run in it): %s" % (task_vars.get("inventory_hostname"), exc))
+            result.update(
+                failed=True,
+                msg="plan_node: %s: cannot decide what is pending (pending=true renders the templates of the role "
+                "numa.kubelet.kubelet_numa, so the task must run in it): %s" % (task_vars.get("inventory_hostname"), exc),
+            )
         finally:
             self._remove_tmp_path(self._connection._shell.tmpdir)
         return result

@@ -14,8 +14,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._alignment import Ali
 def kubelet_numa_alignment(view):
     """Each pod container's NUMA assignment (the kubelet's checkpoint) against the kernel's view of its process."""
     if not isinstance(view, dict) or "containers" not in view:
-        raise AnsibleFilterError("kubelet_numa_alignment: the input must be a numa.kubelet.container_numa result, got %r (%s)"
-                                 % (view, type(view).__name__))
+        raise AnsibleFilterError("kubelet_numa_alignment: the input must be a numa.kubelet.container_numa result, got %r (%s)" % (view, type(view).__name__))
     try:
         return alignment(view)
     except AlignmentError as exc:

@@ -17,28 +17,24 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import confi
 def kubelet_numa_drift(plan, state_text):
     """Differences between the node and the plan."""
     if not isinstance(plan, dict) or "expected_state" not in plan:
-        raise AnsibleFilterError("kubelet_numa_drift: the input must be a kubelet_numa_plan result, got %r (%s)"
-                                 % (plain_data(plan), type_name(plan)))
+        raise AnsibleFilterError("kubelet_numa_drift: the input must be a kubelet_numa_plan result, got %r (%s)" % (plain_data(plan), type_name(plan)))
     try:
         return drift(plain_data(plan), plain_data(state_text))
     except (KubeletConfigError, KeyError, TypeError, AttributeError) as exc:
-        raise AnsibleFilterError("kubelet_numa_drift: the input must be a kubelet_numa_plan result and the text of memory_manager_state: %s"
-                                 % exc) from exc
+        raise AnsibleFilterError("kubelet_numa_drift: the input must be a kubelet_numa_plan result and the text of memory_manager_state: %s" % exc) from exc
 
 
 def kubelet_numa_configz_drift(plan, configz):
     """Differences between the running kubelet's config (its /configz answer) and the plan."""
     if not isinstance(plan, dict) or not isinstance(plan.get("kubelet_config"), dict):
-        raise AnsibleFilterError("kubelet_numa_configz_drift: the input must be a kubelet_numa_plan result, got %r (%s)"
-                                 % (plain_data(plan), type_name(plan)))
+        raise AnsibleFilterError("kubelet_numa_configz_drift: the input must be a kubelet_numa_plan result, got %r (%s)" % (plain_data(plan), type_name(plan)))
     return configz_drift(plan, configz)
 
 
 def kubelet_numa_rollout_problems(serial, inventory=None, hosts=None):
     """What numa.kubelet.rollout refuses before the first drain, beyond the per-host plans."""
     try:
-        return serial_problems(serial) + intent_conflicts({} if inventory is None else plain_data(inventory),
-                                                          [] if hosts is None else plain_data(hosts))
+        return serial_problems(serial) + intent_conflicts({} if inventory is None else plain_data(inventory), [] if hosts is None else plain_data(hosts))
     except KubeletConfigError as exc:
         raise AnsibleFilterError("kubelet_numa_rollout_problems: %s" % exc) from exc
 
@@ -47,5 +43,8 @@ class FilterModule:
     """Fleet rollout and verification."""
 
     def filters(self):
-        return {"kubelet_numa_drift": kubelet_numa_drift, "kubelet_numa_configz_drift": kubelet_numa_configz_drift,
-                "kubelet_numa_rollout_problems": kubelet_numa_rollout_problems}
+        return {
+            "kubelet_numa_drift": kubelet_numa_drift,
+            "kubelet_numa_configz_drift": kubelet_numa_configz_drift,
+            "kubelet_numa_rollout_problems": kubelet_numa_rollout_problems,
+        }

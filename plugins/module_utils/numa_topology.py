@@ -86,8 +86,7 @@ def read_topology(root):
     """The numa_nodes and numa_memory_capacity_bytes facts of the tree under root."""
     nodes_path = os.path.join(root, "sys/devices/system/node")
     if not os.path.isdir(nodes_path):
-        raise TopologyError(
-            "no NUMA topology at %s: sysfs is not mounted there or the kernel was built without NUMA support (CONFIG_NUMA)" % nodes_path)
+        raise TopologyError("no NUMA topology at %s: sysfs is not mounted there or the kernel was built without NUMA support (CONFIG_NUMA)" % nodes_path)
     nodes = []
     for entry in os.listdir(nodes_path):
         match = _NODE_DIR.match(entry)
@@ -95,12 +94,14 @@ def read_topology(root):
             continue
         node_id = int(match.group(1))
         node_path = os.path.join(nodes_path, entry)
-        nodes.append({
-            "id": node_id,
-            "memory_bytes": _meminfo_kib(os.path.join(node_path, "meminfo"), "Node %d " % node_id) * 1024,
-            "cpus": parse_cpulist(_read(os.path.join(node_path, "cpulist")), os.path.join(node_path, "cpulist")),
-            "hugepages": _hugepages(node_path),
-        })
+        nodes.append(
+            {
+                "id": node_id,
+                "memory_bytes": _meminfo_kib(os.path.join(node_path, "meminfo"), "Node %d " % node_id) * 1024,
+                "cpus": parse_cpulist(_read(os.path.join(node_path, "cpulist")), os.path.join(node_path, "cpulist")),
+                "hugepages": _hugepages(node_path),
+            }
+        )
     if not nodes:
         raise TopologyError("%s has no node<N> directories" % nodes_path)
     return {

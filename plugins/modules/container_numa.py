@@ -123,8 +123,15 @@ def _containers(root):
         target = os.readlink(os.path.join(links, name)) if match and os.path.islink(os.path.join(links, name)) else ""
         pod_dir = _POD_DIR.match(os.path.basename(os.path.dirname(os.path.dirname(target)))) if target else None
         if pod_dir:
-            found.append({"pod_uid": pod_dir.group("uid"), "namespace": pod_dir.group("namespace"), "pod": pod_dir.group("pod"),
-                          "container": match.group("container"), "container_id": match.group("id")})
+            found.append(
+                {
+                    "pod_uid": pod_dir.group("uid"),
+                    "namespace": pod_dir.group("namespace"),
+                    "pod": pod_dir.group("pod"),
+                    "container": match.group("container"),
+                    "container_id": match.group("id"),
+                }
+            )
     if not found:
         return []
     pids = sorted(int(entry) for entry in os.listdir(os.path.join(root, "proc")) if entry.isdigit())
@@ -141,8 +148,11 @@ def _containers(root):
         if status is None:
             continue
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        running.append(dict(container, pid=pid, cpus_allowed_list=fields.get("Cpus_allowed_list", "").strip(),
-                            mems_allowed_list=fields.get("Mems_allowed_list", "").strip()))
+        running.append(
+            dict(
+                container, pid=pid, cpus_allowed_list=fields.get("Cpus_allowed_list", "").strip(), mems_allowed_list=fields.get("Mems_allowed_list", "").strip()
+            )
+        )
     return running
 
 
@@ -161,22 +171,28 @@ def _admission_denials(module, unit):
 
 
 def main():
-    module = AnsibleModule(argument_spec={"root_dir": {"type": "path", "default": "/var/lib/kubelet"},
-                                          "unit": {"type": "str", "default": ""},
-                                          "root": {"type": "path", "default": "/"}},
-                           supports_check_mode=True)
+    module = AnsibleModule(
+        argument_spec={
+            "root_dir": {"type": "path", "default": "/var/lib/kubelet"},
+            "unit": {"type": "str", "default": ""},
+            "root": {"type": "path", "default": "/"},
+        },
+        supports_check_mode=True,
+    )
     root = module.params["root"]
     try:
         topology = read_topology(root)
     except TopologyError as exc:
         module.fail_json(msg="container_numa: %s" % exc)
     state_dir = os.path.join(root, module.params["root_dir"].lstrip("/"))
-    module.exit_json(changed=False,
-                     memory_manager_state=_read(os.path.join(state_dir, "memory_manager_state")),
-                     cpu_manager_state=_read(os.path.join(state_dir, "cpu_manager_state")),
-                     numa_nodes=[{"id": node["id"], "cpus": node["cpus"]} for node in topology["numa_nodes"]],
-                     containers=_containers(root),
-                     admission_denials=_admission_denials(module, module.params["unit"]))
+    module.exit_json(
+        changed=False,
+        memory_manager_state=_read(os.path.join(state_dir, "memory_manager_state")),
+        cpu_manager_state=_read(os.path.join(state_dir, "cpu_manager_state")),
+        numa_nodes=[{"id": node["id"], "cpus": node["cpus"]} for node in topology["numa_nodes"]],
+        containers=_containers(root),
+        admission_denials=_admission_denials(module, module.params["unit"]),
+    )
 
 
 if __name__ == "__main__":

@@ -142,8 +142,7 @@ def _unit_states(module, units):
     blocks = [dict(line.split("=", 1) for line in block.splitlines() if "=" in line) for block in out.strip().split("\n\n")]
     if len(blocks) != len(units):
         module.fail_json(msg="node_files: systemctl show answered %d units for %d: %r" % (len(blocks), len(units), out))
-    return {unit: {"active_state": block.get("ActiveState", "inactive"), "sub_state": block.get("SubState", "dead")}
-            for unit, block in zip(units, blocks)}
+    return {unit: {"active_state": block.get("ActiveState", "inactive"), "sub_state": block.get("SubState", "dead")} for unit, block in zip(units, blocks)}
 
 
 def main():

@@ -272,8 +272,7 @@ def systemctl(*args):
 
 
 def unit_show(unit):
-    text = systemctl("show", "--property=ActiveState,SubState,MainPID,NRestarts,ActiveEnterTimestampMonotonic,"
-                             "InactiveExitTimestampMonotonic", unit)
+    text = systemctl("show", "--property=ActiveState,SubState,MainPID,NRestarts,ActiveEnterTimestampMonotonic,InactiveExitTimestampMonotonic", unit)
     return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
 
 
@@ -344,16 +343,29 @@ def pending_writes(items):
         found = read_file(item["path"])
         if found is not None and (item.get("only_if_absent") or found == (item["content"], octal(item["mode"]), 0, 0)):
             continue
-        pending.append({"path": item["path"], "content": item["content"], "mode": octal(item["mode"]),
-                        "previous": None if found is None else found[0], "previous_mode": None if found is None else found[1]})
+        pending.append(
+            {
+                "path": item["path"],
+                "content": item["content"],
+                "mode": octal(item["mode"]),
+                "previous": None if found is None else found[0],
+                "previous_mode": None if found is None else found[1],
+            }
+        )
     return pending
 
 
 def diffs(pending):
     """--diff: each file before and after (its mode in the header)."""
-    return [{"before_header": item["path"] + ("" if item["previous"] is None else " (mode %s)" % item["previous_mode"]),
-             "after_header": "%s (mode %s)" % (item["path"], item["mode"]),
-             "before": item["previous"] or "", "after": item["content"]} for item in pending]
+    return [
+        {
+            "before_header": item["path"] + ("" if item["previous"] is None else " (mode %s)" % item["previous_mode"]),
+            "after_header": "%s (mode %s)" % (item["path"], item["mode"]),
+            "before": item["previous"] or "",
+            "after": item["content"],
+        }
+        for item in pending
+    ]
 
 
 class Transaction:
@@ -466,10 +478,11 @@ class Transaction:
     def still_running(self, healthy):
         """Fail when the kubelet that answered is gone: the unit left active, or another main process runs it."""
         state = unit_show(self.unit)
-        if (state.get("ActiveState") != "active" or state.get("MainPID") != healthy.get("MainPID")
-                or state.get("NRestarts") != healthy.get("NRestarts")):
-            raise StepFailed("%s answered, then exited: %s (%s), main PID %s, was %s" % (
-                self.unit, state.get("ActiveState"), state.get("SubState"), state.get("MainPID"), healthy.get("MainPID")))
+        if state.get("ActiveState") != "active" or state.get("MainPID") != healthy.get("MainPID") or state.get("NRestarts") != healthy.get("NRestarts"):
+            raise StepFailed(
+                "%s answered, then exited: %s (%s), main PID %s, was %s"
+                % (self.unit, state.get("ActiveState"), state.get("SubState"), state.get("MainPID"), healthy.get("MainPID"))
+            )
 
     def settle_end(self, healthy):
         """time.monotonic() when the kubelet will have run `settle` seconds since its start."""
@@ -516,8 +529,9 @@ class Transaction:
 
     def journal_error(self):
         try:
-            lines = subprocess.run(["journalctl", "--unit", self.unit, "--lines", "50", "--no-pager", "--output", "cat"],
-                                   capture_output=True, text=True, timeout=60, check=False).stdout.splitlines()
+            lines = subprocess.run(
+                ["journalctl", "--unit", self.unit, "--lines", "50", "--no-pager", "--output", "cat"], capture_output=True, text=True, timeout=60, check=False
+            ).stdout.splitlines()
         except (OSError, subprocess.TimeoutExpired):
             return ""
         chosen = [line for line in lines if KUBELET_ERROR.search(line)] or [line for line in lines if ANY_ERROR.search(line)]
@@ -558,8 +572,12 @@ class Transaction:
             if not params["restart"]:
                 if self.reload and self.written:
                     self.step(self.steps, "daemon-reload", lambda: systemctl("daemon-reload") and None)
-                return self.result(changed=bool(self.written or self.directories), failed=False, rolled_back=False,
-                                   msg="%s: the files are written; nothing restarted" % self.unit)
+                return self.result(
+                    changed=bool(self.written or self.directories),
+                    failed=False,
+                    rolled_back=False,
+                    msg="%s: the files are written; nothing restarted" % self.unit,
+                )
             if self.reload:
                 self.step(self.steps, "daemon-reload", lambda: systemctl("daemon-reload") and None)
             if params["reset"]:
@@ -577,8 +595,7 @@ class Transaction:
             if not params["restart"]:
                 return self.undo_writes(str(exc))
             return self.roll_back(str(exc))
-        return self.result(changed=True, failed=False, rolled_back=False,
-                           msg="%s restarted with the new config" % self.unit)
+        return self.result(changed=True, failed=False, rolled_back=False, msg="%s restarted with the new config" % self.unit)
 
     def report_up(self):
         """Tell on_up that the kubelet is up with the new config, while it still has to settle (when it has to)."""
@@ -587,9 +604,17 @@ class Transaction:
             return
         moment = time.time() + left
         until = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + ".%03dZ" % (moment % 1 * 1000)
-        self.on_up(self.result(changed=True, failed=False, rolled_back=False, settled=False, settling_until=until,
-                               msg="%s is up with the new config; the transaction on the node watches it until %s and rolls "
-                                   "it back by itself if it exits" % (self.unit, until)))
+        self.on_up(
+            self.result(
+                changed=True,
+                failed=False,
+                rolled_back=False,
+                settled=False,
+                settling_until=until,
+                msg="%s is up with the new config; the transaction on the node watches it until %s and rolls "
+                "it back by itself if it exits" % (self.unit, until),
+            )
+        )
 
     def undo_writes(self, error):
         """A write (or the reload after writes without a restart) failed: the kubelet was not touched."""
@@ -600,8 +625,9 @@ class Transaction:
         except StepFailed as exc:
             outcome = "putting back the files written before it failed too (%s)" % exc
         msg = "numa.kubelet: %s (%s); %s, and %s was not restarted." % (self.steps[-1]["step"], error, outcome, self.unit)
-        return self.result(changed=bool(self.written), failed=True, rolled_back=False, msg=msg, error=error,
-                           rollback={"ok": outcome.startswith("the files"), "steps": steps})
+        return self.result(
+            changed=bool(self.written), failed=True, rolled_back=False, msg=msg, error=error, rollback={"ok": outcome.startswith("the files"), "steps": steps}
+        )
 
     def roll_back(self, error):
         kubelet_error = self.journal_error()
@@ -609,13 +635,11 @@ class Transaction:
         rollback_error = None
         try:
             if self.written or self.params["files"]:
-                self.step(steps, "put back %d previous file(s)" % len(set(item["path"] for item in self.written + self.params["files"])),
-                          self.put_back)
+                self.step(steps, "put back %d previous file(s)" % len(set(item["path"] for item in self.written + self.params["files"])), self.put_back)
             if self.reload:
                 self.step(steps, "daemon-reload", lambda: systemctl("daemon-reload") and None)
             self.step(steps, "stop", lambda: systemctl("stop", self.unit) and None)
-            self.step(steps, "remove memory_manager_state and cpu_manager_state",
-                      lambda: self.checkpoints(["memory_manager_state", "cpu_manager_state"]))
+            self.step(steps, "remove memory_manager_state and cpu_manager_state", lambda: self.checkpoints(["memory_manager_state", "cpu_manager_state"]))
             self.step(steps, "start", lambda: self.start(restart=False))
             self.step(steps, "wait for healthz and settle", self.wait_until_up)
         except StepFailed as exc:
@@ -624,11 +648,24 @@ class Transaction:
             outcome = "the previous files are back and the kubelet runs with them"
         else:
             outcome = "the previous files are back, but the kubelet did not come back with them either (%s; its last error: %s)" % (
-                rollback_error, self.journal_error() or "none in the journal")
+                rollback_error,
+                self.journal_error() or "none in the journal",
+            )
         msg = "numa.kubelet: %s did not come back with the new config (%s); %s. The kubelet's last error: %s" % (
-            self.unit, error, outcome, kubelet_error or "none in the journal")
-        return self.result(changed=True, failed=True, rolled_back=True, msg=msg, error=error, kubelet_error=kubelet_error,
-                           rollback={"ok": rollback_error is None, "error": rollback_error, "steps": steps})
+            self.unit,
+            error,
+            outcome,
+            kubelet_error or "none in the journal",
+        )
+        return self.result(
+            changed=True,
+            failed=True,
+            rolled_back=True,
+            msg=msg,
+            error=error,
+            kubelet_error=kubelet_error,
+            rollback={"ok": rollback_error is None, "error": rollback_error, "steps": steps},
+        )
 
     def result(self, **fields):
         try:
@@ -636,8 +673,9 @@ class Transaction:
         except StepFailed:
             active = "unknown"
         fields.setdefault("settled", True)
-        fields.update(steps=list(self.steps), written=[item["path"] for item in self.written], active_state=active,
-                      seconds=round(time.monotonic() - self.started, 3))
+        fields.update(
+            steps=list(self.steps), written=[item["path"] for item in self.written], active_state=active, seconds=round(time.monotonic() - self.started, 3)
+        )
         return fields
 
 
@@ -669,8 +707,12 @@ def _detach_and_run(params, directories, writes, result_path, token):
                 # What differs is looked at again under the lock: a transaction that ran meanwhile may have written it.
                 result = Transaction(params, pending_directories(directories), pending_writes(writes), on_up=publish).run()
             except Exception as exc:  # pylint: disable=broad-except
-                result = {"failed": True, "changed": True, "settled": True,
-                          "msg": "numa.kubelet: the restart transaction broke: %s: %s" % (type(exc).__name__, exc)}
+                result = {
+                    "failed": True,
+                    "changed": True,
+                    "settled": True,
+                    "msg": "numa.kubelet: the restart transaction broke: %s: %s" % (type(exc).__name__, exc),
+                }
             publish(result)
     finally:
         os._exit(0)  # pylint: disable=protected-access
@@ -711,8 +753,10 @@ def wait_for_report(module, params, result_path, token, writes):
             if result.get("settled", True) or not params["settled"]:
                 break
             if waited_for_the_verdict:
-                module.fail_json(msg="restart_kubelet: the transaction on %s ended without its final verdict (it was killed while %s settled); "
-                                     "its last report: %s" % (params["unit"], params["unit"], result.get("msg")))
+                module.fail_json(
+                    msg="restart_kubelet: the transaction on %s ended without its final verdict (it was killed while %s settled); "
+                    "its last report: %s" % (params["unit"], params["unit"], result.get("msg"))
+                )
             # Up and settling: the transaction holds its lock until it has written its final verdict, however long
             # its settle time (and a rollback) take.
             wait_for_the_running_transaction(params["unit"])
@@ -741,7 +785,7 @@ def bad_input(module):
         if not isinstance(item.get("content"), str):
             module.fail_json(msg="restart_kubelet: write: %s needs its whole text as content (a string), got %r" % (item["path"], item.get("content")))
         if not re.match(r"^0?[0-7]{3}$", str(item.get("mode", ""))):
-            module.fail_json(msg="restart_kubelet: write: %s needs an octal mode such as \"0644\", got %r" % (item["path"], item.get("mode")))
+            module.fail_json(msg='restart_kubelet: write: %s needs an octal mode such as "0644", got %r' % (item["path"], item.get("mode")))
     for path in module.params["directories"]:
         if not path.startswith("/"):
             module.fail_json(msg="restart_kubelet: directories: each needs an absolute path, got %r" % (path,))
@@ -783,13 +827,28 @@ def main():
     writes = pending_writes(params["write"])
     if module.check_mode:
         changed = bool(params["restart"] or writes or directories)
-        module.exit_json(changed=changed, steps=[], written=[item["path"] for item in writes], rolled_back=False, settled=True,
-                         active_state="unknown", seconds=0.0, diff=diffs(writes),
-                         msg="check mode: %d file(s) would be written%s" % (
-                             len(writes), ", and %s restarted" % params["unit"] if params["restart"] else ""))
+        module.exit_json(
+            changed=changed,
+            steps=[],
+            written=[item["path"] for item in writes],
+            rolled_back=False,
+            settled=True,
+            active_state="unknown",
+            seconds=0.0,
+            diff=diffs(writes),
+            msg="check mode: %d file(s) would be written%s" % (len(writes), ", and %s restarted" % params["unit"] if params["restart"] else ""),
+        )
     if not params["restart"] and not writes and not directories:
-        module.exit_json(changed=False, steps=[], written=[], rolled_back=False, settled=True, active_state="unknown", seconds=0.0,
-                         msg="%s: the files are in place; nothing restarted" % params["unit"])
+        module.exit_json(
+            changed=False,
+            steps=[],
+            written=[],
+            rolled_back=False,
+            settled=True,
+            active_state="unknown",
+            seconds=0.0,
+            msg="%s: the files are in place; nothing restarted" % params["unit"],
+        )
     os.makedirs(RUN_DIR, mode=0o755, exist_ok=True)
     result_path = os.path.join(RUN_DIR, "%s.transaction.json" % params["unit"])
     token = uuid.uuid4().hex
@@ -800,8 +859,14 @@ def main():
         _detach_and_run(params, params["directories"], params["write"], result_path, token)
     os.waitpid(child, 0)
     if not params["wait"]:
-        module.exit_json(changed=True, token=token, steps=[], written=[item["path"] for item in writes], diff=diffs(writes),
-                         msg="%s: the transaction runs on the node; its report: only_report with this token" % params["unit"])
+        module.exit_json(
+            changed=True,
+            token=token,
+            steps=[],
+            written=[item["path"] for item in writes],
+            diff=diffs(writes),
+            msg="%s: the transaction runs on the node; its report: only_report with this token" % params["unit"],
+        )
     wait_for_report(module, params, result_path, token, writes)
 
 

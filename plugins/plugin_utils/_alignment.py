@@ -107,8 +107,7 @@ def alignment(view):
     if memory_state is None:
         lines.append("alignment: no memory_manager_state: the kubelet has not started with its Memory Manager, nothing to prove")
     elif memory_state.get("policyName") != "Static":
-        lines.append("alignment: memory manager policy %s: the kubelet assigns no NUMA nodes, nothing to prove"
-                     % memory_state.get("policyName"))
+        lines.append("alignment: memory manager policy %s: the kubelet assigns no NUMA nodes, nothing to prove" % memory_state.get("policyName"))
     else:
         entries = memory_state.get("entries") or {}
         exclusive = cpu_state.get("entries") or {}
@@ -116,36 +115,53 @@ def alignment(view):
             for name in sorted(entries[uid]):
                 nodes = _memory_nodes(entries[uid][name])
                 seen = running.get((uid, name))
-                row = {"pod_uid": uid, "container": name, "numa_nodes": sorted(nodes), "pod": None, "pid": None,
-                       "cpus_allowed_list": None, "mems_allowed_list": None,
-                       "exclusive_cpus": exclusive.get(uid, {}).get(name), "problems": []}
+                row = {
+                    "pod_uid": uid,
+                    "container": name,
+                    "numa_nodes": sorted(nodes),
+                    "pod": None,
+                    "pid": None,
+                    "cpus_allowed_list": None,
+                    "mems_allowed_list": None,
+                    "exclusive_cpus": exclusive.get(uid, {}).get(name),
+                    "problems": [],
+                }
                 rows.append(row)
                 if seen is None:
-                    lines.append("alignment: pod %s container %s: NUMA node %s in memory_manager_state, no running process "
-                                 "(not checked)" % (uid, name, format_list(nodes)))
+                    lines.append(
+                        "alignment: pod %s container %s: NUMA node %s in memory_manager_state, no running process "
+                        "(not checked)" % (uid, name, format_list(nodes))
+                    )
                     continue
-                row.update(pod="%s/%s" % (seen["namespace"], seen["pod"]), pid=seen["pid"],
-                           cpus_allowed_list=seen["cpus_allowed_list"], mems_allowed_list=seen["mems_allowed_list"])
+                row.update(
+                    pod="%s/%s" % (seen["namespace"], seen["pod"]),
+                    pid=seen["pid"],
+                    cpus_allowed_list=seen["cpus_allowed_list"],
+                    mems_allowed_list=seen["mems_allowed_list"],
+                )
                 cpus, mems = parse_cpu_list(seen["cpus_allowed_list"]), parse_cpu_list(seen["mems_allowed_list"])
                 nodes_cpus = set().union(*(node_cpus.get(node, set()) for node in nodes))
                 where = "pod %s container %s (PID %s)" % (row["pod"], name, seen["pid"])
                 if mems != nodes:
-                    row["problems"].append("the memory manager assigned NUMA node %s, but the kernel's Mems_allowed_list is %s"
-                                           % (format_list(nodes), seen["mems_allowed_list"]))
+                    row["problems"].append(
+                        "the memory manager assigned NUMA node %s, but the kernel's Mems_allowed_list is %s" % (format_list(nodes), seen["mems_allowed_list"])
+                    )
                 if not cpus <= nodes_cpus:
-                    row["problems"].append("Cpus_allowed_list %s is not on NUMA node %s (its CPUs: %s)"
-                                           % (seen["cpus_allowed_list"], format_list(nodes), format_list(nodes_cpus) or "none"))
+                    row["problems"].append(
+                        "Cpus_allowed_list %s is not on NUMA node %s (its CPUs: %s)"
+                        % (seen["cpus_allowed_list"], format_list(nodes), format_list(nodes_cpus) or "none")
+                    )
                 if row["exclusive_cpus"] and parse_cpu_list(row["exclusive_cpus"]) != cpus:
-                    row["problems"].append("the CPU manager assigned CPUs %s, but the kernel's Cpus_allowed_list is %s"
-                                           % (row["exclusive_cpus"], seen["cpus_allowed_list"]))
+                    row["problems"].append(
+                        "the CPU manager assigned CPUs %s, but the kernel's Cpus_allowed_list is %s" % (row["exclusive_cpus"], seen["cpus_allowed_list"])
+                    )
                 problems.extend("alignment: %s: %s" % (where, problem) for problem in row["problems"])
                 if not row["problems"]:
-                    lines.append("alignment: %s: NUMA node %s (memory_manager_state); kernel: Cpus_allowed_list %s, "
-                                 "Mems_allowed_list %s: aligned" % (where, format_list(nodes), seen["cpus_allowed_list"],
-                                                                    seen["mems_allowed_list"]))
+                    lines.append(
+                        "alignment: %s: NUMA node %s (memory_manager_state); kernel: Cpus_allowed_list %s, "
+                        "Mems_allowed_list %s: aligned" % (where, format_list(nodes), seen["cpus_allowed_list"], seen["mems_allowed_list"])
+                    )
         if not rows:
-            lines.append("alignment: no pod container holds memory in memory_manager_state (no Guaranteed pod runs "
-                         "here): nothing to prove")
-    lines.extend("alignment: pod %s was refused by the kubelet: %s: %s" % (denial["pod"], denial["reason"], denial["message"])
-                 for denial in refused)
+            lines.append("alignment: no pod container holds memory in memory_manager_state (no Guaranteed pod runs here): nothing to prove")
+    lines.extend("alignment: pod %s was refused by the kubelet: %s: %s" % (denial["pod"], denial["reason"], denial["message"]) for denial in refused)
     return {"containers": rows, "refused": refused, "lines": lines, "problems": problems}

@@ -166,8 +166,11 @@ def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
         return None
     if capacity is None:
         raise KubeletConfigError(
-            ["evictionHard.%s: %r is a share of the node's memory capacity, so memory_capacity (MemTotal of /proc/meminfo x 1024, "
-             "numa_memory_capacity_bytes from numa.kubelet.numa_facts) is required to compute it" % (MEMORY_AVAILABLE, thresholds[MEMORY_AVAILABLE])])
+            [
+                "evictionHard.%s: %r is a share of the node's memory capacity, so memory_capacity (MemTotal of /proc/meminfo x 1024, "
+                "numa_memory_capacity_bytes from numa.kubelet.numa_facts) is required to compute it" % (MEMORY_AVAILABLE, thresholds[MEMORY_AVAILABLE])
+            ]
+        )
     value = thresholds[MEMORY_AVAILABLE]
     return Term("%s %s of %d bytes" % (source, value, capacity), Quantity.from_int(int(float(capacity) * amount), "BinarySI"))
 

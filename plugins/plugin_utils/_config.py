@@ -41,8 +41,11 @@ def lookalike_hint(value):
     """For a refused name that holds non-ASCII characters (a Cyrillic a in "Static" looks right and is not): which ones."""
     if not isinstance(value, str) or value.isascii():
         return ""
-    found = ["%r U+%04X %s at position %d" % (char, ord(char), unicodedata.name(char, "UNNAMED"), index + 1)
-             for index, char in enumerate(value) if not char.isascii()]
+    found = [
+        "%r U+%04X %s at position %d" % (char, ord(char), unicodedata.name(char, "UNNAMED"), index + 1)
+        for index, char in enumerate(value)
+        if not char.isascii()
+    ]
     return " (it holds non-ASCII characters that look like plain letters: %s; type the name in ASCII)" % ", ".join(found[:5])
 
 
@@ -64,8 +67,8 @@ def parse_quantity(value, path):
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         # A float has already lost the digits the user wrote; Kubernetes would parse the original text.
         raise KubeletConfigError(
-            ["%s: %r (%s) is not a Kubernetes quantity: write it as a string such as \"1Gi\" or an integer number of bytes"
-             % (path, value, type(value).__name__)])
+            ['%s: %r (%s) is not a Kubernetes quantity: write it as a string such as "1Gi" or an integer number of bytes' % (path, value, type(value).__name__)]
+        )
     try:
         return Quantity.parse(str(value))
     except QuantityError as exc:
@@ -78,8 +81,7 @@ def parse_capacity(memory_capacity):
         return None
     capacity = parse_quantity(memory_capacity, "memory_capacity")
     if capacity.sign() <= 0 or capacity.as_int64() is None:
-        raise KubeletConfigError(
-            ["memory_capacity: %r must be a positive whole number of bytes (MemTotal of /proc/meminfo x 1024)" % (memory_capacity,)])
+        raise KubeletConfigError(["memory_capacity: %r must be a positive whole number of bytes (MemTotal of /proc/meminfo x 1024)" % (memory_capacity,)])
     return capacity.as_int64()
 
 

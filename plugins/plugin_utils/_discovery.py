@@ -15,16 +15,25 @@ from ._platforms import PLATFORM_NAMES, PLATFORMS, platform_named
 
 def detect_platform(existing):
     """The platform from the paths that exist on the node (kubeadm, RKE2, nodeadm or k3s), or a PlanError."""
-    found = {platform.name: [path for path in platform.markers if any(seen == path or seen.startswith(path + "/") for seen in existing)]
-             for platform in PLATFORMS}
+    found = {
+        platform.name: [path for path in platform.markers if any(seen == path or seen.startswith(path + "/") for seen in existing)] for platform in PLATFORMS
+    }
     found = {platform: paths for platform, paths in found.items() if paths}
     if len(found) == 1:
         return next(iter(found))
     if not found:
-        raise PlanError(["kubelet_numa_platform: cannot detect the platform: none of %s exists on this host; set kubelet_numa_platform "
-                         "to one of %s" % (detection_paths(), ", ".join(PLATFORM_NAMES))])
-    raise PlanError(["kubelet_numa_platform: cannot detect the platform: this host looks like %s; set kubelet_numa_platform"
-                     % " and ".join("%s (%s)" % (platform, ", ".join(paths)) for platform, paths in sorted(found.items()))])
+        raise PlanError(
+            [
+                "kubelet_numa_platform: cannot detect the platform: none of %s exists on this host; set kubelet_numa_platform "
+                "to one of %s" % (detection_paths(), ", ".join(PLATFORM_NAMES))
+            ]
+        )
+    raise PlanError(
+        [
+            "kubelet_numa_platform: cannot detect the platform: this host looks like %s; set kubelet_numa_platform"
+            % " and ".join("%s (%s)" % (platform, ", ".join(paths)) for platform, paths in sorted(found.items()))
+        ]
+    )
 
 
 def detection_paths():
@@ -105,9 +114,19 @@ def discover(variables, node, also_read=(), also_units=(), lablabs=None):
     platform = todo["platform"]
     # node_files reports a directory as existing, without content: one we would write as a file is refused in planning.
     directories = sorted({path for path in read_existing if path not in files})
-    facts = {"directories": directories, "numa_nodes": topology.get("numa_nodes") or [],
-             "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
-             "platform": platform, "files": files, "rke2_version": "", "rke2_role": "",
-             "k3s_version": "", "k3s_role": "", "instance_type": "", "unit_states": unit_states, "lablabs": lablabs}
+    facts = {
+        "directories": directories,
+        "numa_nodes": topology.get("numa_nodes") or [],
+        "numa_memory_capacity_bytes": topology.get("numa_memory_capacity_bytes") or 0,
+        "platform": platform,
+        "files": files,
+        "rke2_version": "",
+        "rke2_role": "",
+        "k3s_version": "",
+        "k3s_role": "",
+        "instance_type": "",
+        "unit_states": unit_states,
+        "lablabs": lablabs,
+    }
     facts.update(platform_named(platform).discover(variables, node, files, lablabs))
     return facts, attributes

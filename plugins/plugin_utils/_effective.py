@@ -88,7 +88,7 @@ def _feature_gates(value, flag_word):
     gates = {}
     for key, text in _pairs(value, "=", flag_word).items():
         if text not in _TRUE + _FALSE:
-            raise KubeletConfigError(['%s: feature gate %s=%r is not a boolean (strconv.ParseBool)' % (flag_word, key, text)])
+            raise KubeletConfigError(["%s: feature gate %s=%r is not a boolean (strconv.ParseBool)" % (flag_word, key, text)])
         gates[key] = text in _TRUE
     return gates
 
@@ -97,8 +97,9 @@ def _parse_value(name, kind, value, flag_word):
     if kind == "scalar":
         if name in _INT_FLAGS:
             if not re.match(r"^[+-]?[0-9]+$", value):
-                raise KubeletConfigError(['%s: invalid argument %r for "--%s" flag: strconv.ParseInt: parsing %r: invalid syntax'
-                                          % (flag_word, value, name, value)])
+                raise KubeletConfigError(
+                    ['%s: invalid argument %r for "--%s" flag: strconv.ParseInt: parsing %r: invalid syntax' % (flag_word, value, name, value)]
+                )
             return int(value)
         return value
     if kind == "map_comma_equals":

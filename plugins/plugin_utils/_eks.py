@@ -38,7 +38,7 @@ _CPU_RANGE_PARTS_PER_10000 = (600, 100, 50, 25)
 # The fixed part of nodeadm's kubeReserved.
 EPHEMERAL_STORAGE = "1Gi"
 # nodeadm keeps maxPods in an int32 and computes 11*maxPods+255 in int32: the largest maxPods that does not overflow.
-_MAX_PODS_LIMIT = (2 ** 31 - 1 - 255) // 11
+_MAX_PODS_LIMIT = (2**31 - 1 - 255) // 11
 
 
 class EksError(ValueError):
@@ -60,8 +60,7 @@ def _positive_int(name, value, meaning):
 def _checked_max_pods(value):
     _positive_int("max_pods", value, "the node's maxPods")
     if value > _MAX_PODS_LIMIT:
-        raise EksError("max_pods %d is out of range: nodeadm computes 11*maxPods+255 in an int32, so maxPods must be at most %d"
-                       % (value, _MAX_PODS_LIMIT))
+        raise EksError("max_pods %d is out of range: nodeadm computes 11*maxPods+255 in an int32, so maxPods must be at most %d" % (value, _MAX_PODS_LIMIT))
     return value
 
 
@@ -71,8 +70,9 @@ def _table_max_pods(instance_type):
     try:
         return INSTANCE_TYPES[instance_type][0]
     except KeyError:
-        raise EksError("unknown EC2 instance type %r: not in the EKS max-pods table (%s); pass max_pods= and vcpus= explicitly"
-                       % (instance_type, _source())) from None
+        raise EksError(
+            "unknown EC2 instance type %r: not in the EKS max-pods table (%s); pass max_pods= and vcpus= explicitly" % (instance_type, _source())
+        ) from None
 
 
 def max_pods(instance_type: str) -> int:
@@ -97,22 +97,27 @@ def kube_reserved_cpu_millicores(vcpus: int) -> int:
     return reserved
 
 
-def kube_reserved(instance_type: str | None = None, *, max_pods: int | None = None,  # pylint: disable=redefined-outer-name
-                  vcpus: int | None = None) -> dict[str, str]:
+def kube_reserved(
+    instance_type: str | None = None,
+    *,
+    max_pods: int | None = None,  # pylint: disable=redefined-outer-name
+    vcpus: int | None = None,
+) -> dict[str, str]:
     """The kubeReserved map nodeadm writes, with its exact strings: {"cpu": "<N>m", "ephemeral-storage": "1Gi", "memory": "<N>Mi"}.
 
     Give either instance_type (maxPods from the EKS table) or max_pods (a type missing from the table, or the
     result of a NodeConfig maxPodsExpression), and always vcpus, the node's online CPU count.
     """
     if instance_type is not None and max_pods is not None:
-        raise EksError("conflicting arguments: pass instance_type= (maxPods from the EKS table) or max_pods= "
-                       "(for a type missing from the table, or a maxPodsExpression result), not both")
+        raise EksError(
+            "conflicting arguments: pass instance_type= (maxPods from the EKS table) or max_pods= "
+            "(for a type missing from the table, or a maxPodsExpression result), not both"
+        )
     if instance_type is None and max_pods is None:
         raise EksError("kube_reserved needs instance_type= or max_pods=: kubeReserved.memory is 11*maxPods+255 MiB")
     pods = _table_max_pods(instance_type) if instance_type is not None else max_pods
     if vcpus is None:
-        raise EksError("vcpus= is required: nodeadm computes kubeReserved.cpu from the node's online CPUs, "
-                       "which the EKS instance table does not carry")
+        raise EksError("vcpus= is required: nodeadm computes kubeReserved.cpu from the node's online CPUs, which the EKS instance table does not carry")
     # Key order as nodeadm's JSON has it (Go's encoding/json writes map keys sorted).
     return {
         "cpu": "%dm" % kube_reserved_cpu_millicores(vcpus),

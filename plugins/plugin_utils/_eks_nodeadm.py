@@ -84,8 +84,12 @@ def _first_nodeconfig(data, origin):
         raise NodeadmSourceError(["%s: nodeadm cannot decode it as a NodeConfig: %s" % (origin, str(exc).replace("\n", " "))]) from exc
     if not isinstance(document, dict) or document.get("kind") != NODECONFIG_KIND or document.get("apiVersion") != NODECONFIG_API_VERSION:
         found = (document.get("apiVersion"), document.get("kind")) if isinstance(document, dict) else (None, type(document).__name__)
-        raise NodeadmSourceError(["%s: the first YAML document must be apiVersion %s, kind %s (nodeadm reads only that one), got %r"
-                                  % (origin, NODECONFIG_API_VERSION, NODECONFIG_KIND, found)])
+        raise NodeadmSourceError(
+            [
+                "%s: the first YAML document must be apiVersion %s, kind %s (nodeadm reads only that one), got %r"
+                % (origin, NODECONFIG_API_VERSION, NODECONFIG_KIND, found)
+            ]
+        )
     _check_shape(document, origin)
     return document
 
@@ -132,8 +136,7 @@ def _parse_maybe_multipart(data, origin):
         payload = _decompress_if_gzip(_decode_if_base64(_bytes(payload)), where)
         documents.append(_first_nodeconfig(payload, "%s (%s)" % (where, NODECONFIG_CONTENT_TYPE)))
     if not documents:
-        raise NodeadmSourceError(["%s: a MIME multi-part document without an %s part: nodeadm finds no NodeConfig in it"
-                                  % (origin, NODECONFIG_CONTENT_TYPE)])
+        raise NodeadmSourceError(["%s: a MIME multi-part document without an %s part: nodeadm finds no NodeConfig in it" % (origin, NODECONFIG_CONTENT_TYPE)])
     return documents
 
 
@@ -150,10 +153,14 @@ def file_nodeconfigs(path, text):
 def config_files(files, directory):
     """The files of `directory` nodeadm reads, in its order: {path: text} -> sorted paths."""
     prefix = directory.rstrip("/") + "/"
-    return sorted((path for path, text in files.items()
-                   if text is not None and path.startswith(prefix) and "/" not in path[len(prefix):]
-                   and posixpath.basename(path).lower().endswith(CONFIG_SUFFIXES)),
-                  key=lambda path: _bytes(posixpath.basename(path)))
+    return sorted(
+        (
+            path
+            for path, text in files.items()
+            if text is not None and path.startswith(prefix) and "/" not in path[len(prefix) :] and posixpath.basename(path).lower().endswith(CONFIG_SUFFIXES)
+        ),
+        key=lambda path: _bytes(posixpath.basename(path)),
+    )
 
 
 def kubelet_config(document):
@@ -173,8 +180,10 @@ def _base64_problem(value):
     if not isinstance(value, str) or not value.strip():
         return "must be a non-empty string"
     if "-----BEGIN" in value:
-        return ("is a PEM; nodeadm wants it base64-encoded (base64 -w0 ca.crt): a PEM here makes the whole user data undecodable, "
-                "and nodeadm skips it, Karpenter's part included")
+        return (
+            "is a PEM; nodeadm wants it base64-encoded (base64 -w0 ca.crt): a PEM here makes the whole user data undecodable, "
+            "and nodeadm skips it, Karpenter's part included"
+        )
     try:
         base64.b64decode(value.strip().encode("ascii", "replace"), validate=True)
     except (binascii.Error, ValueError):
@@ -206,8 +215,7 @@ def cluster_problems(cluster, path, complete=False):
         return ["%s: %r must be a mapping (NodeConfig spec.cluster)" % (path, cluster)]
     problems = []
     for key in sorted(set(cluster) - set(CLUSTER_FIELDS), key=str):
-        problems.append("%s.%s: NodeConfig spec.cluster has no such field (it has %s); nodeadm would drop it silently"
-                        % (path, key, ", ".join(CLUSTER_FIELDS)))
+        problems.append("%s.%s: NodeConfig spec.cluster has no such field (it has %s); nodeadm would drop it silently" % (path, key, ", ".join(CLUSTER_FIELDS)))
     if "certificateAuthority" in cluster:
         problem = certificate_authority_problem(cluster["certificateAuthority"])
         if problem:

@@ -58,14 +58,36 @@ EC2NODECLASS_KIND = "EC2NodeClass"
 # Fixed, so the same input gives the same bytes; it cannot occur in the part (a NodeConfig holds no "--==").
 MIME_BOUNDARY = "==NUMA-KUBELET-BOUNDARY=="
 # EC2NodeClass spec.kubelet (karpenter.k8s.aws/v1 KubeletConfiguration): the only fields Karpenter accepts there.
-KARPENTER_KUBELET_FIELDS = ("clusterDNS", "maxPods", "podsPerCore", "systemReserved", "kubeReserved", "evictionHard", "evictionSoft",
-                            "evictionSoftGracePeriod", "evictionMaxPodGracePeriod", "imageGCHighThresholdPercent",
-                            "imageGCLowThresholdPercent", "cpuCFSQuota")
+KARPENTER_KUBELET_FIELDS = (
+    "clusterDNS",
+    "maxPods",
+    "podsPerCore",
+    "systemReserved",
+    "kubeReserved",
+    "evictionHard",
+    "evictionSoft",
+    "evictionSoftGracePeriod",
+    "evictionMaxPodGracePeriod",
+    "imageGCHighThresholdPercent",
+    "imageGCLowThresholdPercent",
+    "cpuCFSQuota",
+)
 # Karpenter's own NodeConfig always carries these (maxPods resolved per instance type, the unregistered taint, the
 # cluster DNS): an intent value would lose to it silently.
 KARPENTER_ALWAYS_SETS = ("maxPods", "clusterDNS", "registerWithTaints")
-_NODE_CLASS_KEYS = ("name", "ami_family", "instance_type", "max_pods", "topology", "intent", "split", "karpenter", "cluster",
-                    "cluster_in_another_part", "use_max_pods")
+_NODE_CLASS_KEYS = (
+    "name",
+    "ami_family",
+    "instance_type",
+    "max_pods",
+    "topology",
+    "intent",
+    "split",
+    "karpenter",
+    "cluster",
+    "cluster_in_another_part",
+    "use_max_pods",
+)
 # What Karpenter must know of the node's memory reservation to schedule with the same overhead as the node reserves
 # (aws/karpenter-provider-aws pkg/providers/instancetype/types.go: kubeReservedResources, systemReservedResources and
 # evictionThreshold read these three from spec.kubelet, else use their own formula and defaults).
@@ -113,15 +135,14 @@ def _comment(header):
 def mime_user_data(nodeconfig, header=None):
     """The MIME multi-part user data with one application/node.eks.aws part; the header goes in the preamble."""
     preamble = _comment(header) + "\n" if header else ""
-    return ("MIME-Version: 1.0\n"
-            'Content-Type: multipart/mixed; boundary="%s"\n'
-            "\n%s"
-            "--%s\n"
-            "Content-Type: %s\n"
-            "\n"
-            "---\n"
-            "%s"
-            "--%s--\n") % (MIME_BOUNDARY, preamble, MIME_BOUNDARY, NODECONFIG_CONTENT_TYPE, yaml_text(nodeconfig), MIME_BOUNDARY)
+    return ('MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="%s"\n\n%s--%s\nContent-Type: %s\n\n---\n%s--%s--\n') % (
+        MIME_BOUNDARY,
+        preamble,
+        MIME_BOUNDARY,
+        NODECONFIG_CONTENT_TYPE,
+        yaml_text(nodeconfig),
+        MIME_BOUNDARY,
+    )
 
 
 def nodeconfig_parts(user_data):
@@ -146,8 +167,9 @@ def _max_pods(node_class, path, problems):
     """(maxPods for the kubeReserved formula, how it was found) or None after recording the problem."""
     instance_type, pods = node_class.get("instance_type"), node_class.get("max_pods")
     if instance_type is not None and pods is not None:
-        problems.append("%s: give instance_type (maxPods from the EKS table) or max_pods (for a type missing from it, or a maxPodsExpression "
-                        "result), not both" % path)
+        problems.append(
+            "%s: give instance_type (maxPods from the EKS table) or max_pods (for a type missing from it, or a maxPodsExpression result), not both" % path
+        )
         return None
     try:
         if pods is not None:
@@ -167,8 +189,10 @@ def _karpenter(node_class, family, path, problems):
     if karpenter is None:
         return {}, {}
     if family != "AL2023":
-        problems.append("%s.karpenter: only for ami_family AL2023; Karpenter's AL2 user data runs its own bootstrap.sh, use the "
-                        "AL2 kubelet extra args in a launch template instead" % path)
+        problems.append(
+            "%s.karpenter: only for ami_family AL2023; Karpenter's AL2 user data runs its own bootstrap.sh, use the "
+            "AL2 kubelet extra args in a launch template instead" % path
+        )
         return None, None
     if _mapping(karpenter, path + ".karpenter", problems) is None:
         return None, None
@@ -180,17 +204,22 @@ def _karpenter(node_class, family, path, problems):
     if kubelet is None or spec is None:
         return None, None
     for field in sorted(set(kubelet) - set(KARPENTER_KUBELET_FIELDS), key=str):
-        problems.append("%s.karpenter.kubelet.%s: EC2NodeClass spec.kubelet (%s) has no such field (it takes %s); put it in intent, "
-                        "which goes into the user data" % (path, field, EC2NODECLASS_API_VERSION, ", ".join(KARPENTER_KUBELET_FIELDS)))
+        problems.append(
+            "%s.karpenter.kubelet.%s: EC2NodeClass spec.kubelet (%s) has no such field (it takes %s); put it in intent, "
+            "which goes into the user data" % (path, field, EC2NODECLASS_API_VERSION, ", ".join(KARPENTER_KUBELET_FIELDS))
+        )
     for field in ("userData", "kubelet"):
         if field in spec:
-            problems.append("%s.karpenter.spec.%s: rendered by numa.kubelet; %s" % (
-                path, field, "leave it out" if field == "userData" else "give it as karpenter.kubelet"))
+            problems.append(
+                "%s.karpenter.spec.%s: rendered by numa.kubelet; %s" % (path, field, "leave it out" if field == "userData" else "give it as karpenter.kubelet")
+            )
     family_field = spec.get("amiFamily")
     aliases = [term.get("alias") for term in spec.get("amiSelectorTerms") or [] if isinstance(term, dict) and term.get("alias")]
     if family_field not in (None, "AL2023") or any(not str(alias).startswith("al2023@") for alias in aliases):
-        problems.append("%s.karpenter.spec: amiFamily %r / amiSelectorTerms aliases %s: the user data is a NodeConfig, read only by "
-                        "AL2023 (nodeadm); use amiFamily AL2023 or an al2023@ alias" % (path, family_field, aliases))
+        problems.append(
+            "%s.karpenter.spec: amiFamily %r / amiSelectorTerms aliases %s: the user data is a NodeConfig, read only by "
+            "AL2023 (nodeadm); use amiFamily AL2023 or an al2023@ alias" % (path, family_field, aliases)
+        )
     problems.extend(_ec2nodeclass_spec_problems(spec, path + ".karpenter.spec", aliases))
     return kubelet, spec
 
@@ -199,8 +228,10 @@ def _ec2nodeclass_spec_problems(spec, path, aliases):
     """What the EC2NodeClass CRD (karpenter.k8s.aws/v1) refuses, so a class the API server would refuse is never written."""
     problems = []
     if ("role" in spec) == ("instanceProfile" in spec):
-        problems.append("%s: give exactly one of role and instanceProfile (the EC2NodeClass CRD: \"must specify exactly one of ['role', "
-                        "'instanceProfile']\"); it has %s" % (path, "both" if "role" in spec else "neither"))
+        problems.append(
+            "%s: give exactly one of role and instanceProfile (the EC2NodeClass CRD: \"must specify exactly one of ['role', "
+            "'instanceProfile']\"); it has %s" % (path, "both" if "role" in spec else "neither")
+        )
     for field in ("role", "instanceProfile"):
         if field in spec and (not isinstance(spec[field], str) or not spec[field]):
             problems.append("%s.%s: %r must be a non-empty string" % (path, field, spec[field]))
@@ -209,8 +240,7 @@ def _ec2nodeclass_spec_problems(spec, path, aliases):
         if not isinstance(terms, list) or not terms or not all(isinstance(term, dict) and term for term in terms):
             problems.append("%s.%s: %r must be a non-empty list of selector terms (required by the EC2NodeClass CRD)" % (path, field, terms))
     if not aliases and "amiFamily" not in spec:
-        problems.append("%s: amiSelectorTerms has no alias, so amiFamily is required (the EC2NodeClass CRD); use amiFamily AL2023 or an "
-                        "al2023@ alias" % path)
+        problems.append("%s: amiSelectorTerms has no alias, so amiFamily is required (the EC2NodeClass CRD); use amiFamily AL2023 or an al2023@ alias" % path)
     if aliases and len(spec.get("amiSelectorTerms") or []) != 1:
         problems.append("%s.amiSelectorTerms: an alias term must be the only term (the EC2NodeClass CRD)" % path)
     return problems
@@ -221,8 +251,10 @@ def _conflicts(intent, karpenter_kubelet, path):
     problems = []
     for field in KARPENTER_ALWAYS_SETS:
         if field in intent and field not in karpenter_kubelet:
-            problems.append("%s.intent.%s: Karpenter's own NodeConfig, merged after the user data, always sets %s; set it in "
-                            "karpenter.kubelet instead%s" % (path, field, field, "" if field != "registerWithTaints" else " (taints go in the NodePool)"))
+            problems.append(
+                "%s.intent.%s: Karpenter's own NodeConfig, merged after the user data, always sets %s; set it in "
+                "karpenter.kubelet instead%s" % (path, field, field, "" if field != "registerWithTaints" else " (taints go in the NodePool)")
+            )
     for field, theirs in karpenter_kubelet.items():
         if field not in intent:
             continue
@@ -230,28 +262,40 @@ def _conflicts(intent, karpenter_kubelet, path):
         if isinstance(ours, dict) and isinstance(theirs, dict):
             clashes = sorted(key for key in set(ours) & set(theirs) if str(ours[key]) != str(theirs[key]))
             for key in clashes:
-                problems.append("%s: intent.%s.%s is %s but karpenter.kubelet.%s.%s is %s; Karpenter's NodeConfig is merged last and wins, "
-                                "so the user data's value would be ignored: set one of them" % (path, field, key, ours[key], field, key, theirs[key]))
+                problems.append(
+                    "%s: intent.%s.%s is %s but karpenter.kubelet.%s.%s is %s; Karpenter's NodeConfig is merged last and wins, "
+                    "so the user data's value would be ignored: set one of them" % (path, field, key, ours[key], field, key, theirs[key])
+                )
         elif ours != theirs:
-            problems.append("%s: intent.%s is %r but karpenter.kubelet.%s is %r; Karpenter's NodeConfig is merged last and wins: set one of them"
-                            % (path, field, ours, field, theirs))
+            problems.append(
+                "%s: intent.%s is %r but karpenter.kubelet.%s is %r; Karpenter's NodeConfig is merged last and wins: set one of them"
+                % (path, field, ours, field, theirs)
+            )
     return problems
 
 
 def _percentage_memory(config, path):
     threshold = str((config.get("evictionHard") or {}).get("memory.available", ""))
     if threshold.endswith("%"):
-        return ["%s: evictionHard memory.available is %s: a percentage is taken of the node's exact MemTotal, which is not known when "
-                "user data is rendered, so no reservedMemory can be computed for it; use a quantity such as 100Mi" % (path, threshold)]
+        return [
+            "%s: evictionHard memory.available is %s: a percentage is taken of the node's exact MemTotal, which is not known when "
+            "user data is rendered, so no reservedMemory can be computed for it; use a quantity such as 100Mi" % (path, threshold)
+        ]
     return []
 
 
 # ------------------------------------------------------------------------------------------------ AL2023 / Karpenter
 def _plan_al2023(node_class, path, pods, user_data_parts, problems):
     """The node as nodeadm builds it at boot: base config.json, then the user data parts in order (ours is None)."""
-    variables = dict(_NODEADM_PATHS, kubelet_numa_platform="nodeadm", kubelet_numa_dropin_name=_USER_DATA_PART,
-                     kubelet_numa_config=node_class.get("intent"), kubelet_numa_reserved_memory_split=node_class.get("split", "even"),
-                     kubelet_numa_topology=node_class.get("topology"), kubelet_numa_max_pods=pods)
+    variables = dict(
+        _NODEADM_PATHS,
+        kubelet_numa_platform="nodeadm",
+        kubelet_numa_dropin_name=_USER_DATA_PART,
+        kubelet_numa_config=node_class.get("intent"),
+        kubelet_numa_reserved_memory_split=node_class.get("split", "even"),
+        kubelet_numa_topology=node_class.get("topology"),
+        kubelet_numa_max_pods=pods,
+    )
     try:
         plan = plan_host(variables, {"files": {}, "nodeadm_user_data_parts": user_data_parts})
     except KubeletConfigError as exc:
@@ -294,8 +338,7 @@ def _ec2nodeclass(name, spec, karpenter_kubelet, user_data, header):
 # ------------------------------------------------------------------------------------------------ AL2 / bootstrap.sh
 def al2_base_config(pods, vcpus, use_max_pods=True):
     """kubelet-config.json's memory-relevant fields after bootstrap.sh (templates/al2/runtime/bootstrap.sh)."""
-    base = {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(NODEADM_EVICTION_HARD),
-            "kubeReserved": kube_reserved(max_pods=pods, vcpus=vcpus)}
+    base = {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(NODEADM_EVICTION_HARD), "kubeReserved": kube_reserved(max_pods=pods, vcpus=vcpus)}
     if use_max_pods:
         base["maxPods"] = pods
     return base
@@ -346,9 +389,16 @@ def _plan_al2(node_class, path, pods, problems):
         problems.extend("%s: %s" % (path, problem) for problem in getattr(exc, "problems", [str(exc)]))
         return None
     value = systemd_escape(" ".join(flags))
-    return {"kubelet_config": effective, "reserved_memory": settings.get("reservedMemory") or [], "flags": flags,
-            "kubelet_extra_args": value, "bootstrap_args": "--kubelet-extra-args %s" % shlex.quote(value),
-            "base_config": base, "warnings": report.warnings, "numa_nodes": [node["id"] for node in nodes]}
+    return {
+        "kubelet_config": effective,
+        "reserved_memory": settings.get("reservedMemory") or [],
+        "flags": flags,
+        "kubelet_extra_args": value,
+        "bootstrap_args": "--kubelet-extra-args %s" % shlex.quote(value),
+        "base_config": base,
+        "warnings": report.warnings,
+        "numa_nodes": [node["id"] for node in nodes],
+    }
 
 
 def _render_al2023(node_class, name, path, pods, karpenter_kubelet, spec, header, problems):
@@ -369,8 +419,10 @@ def _render_al2023(node_class, name, path, pods, karpenter_kubelet, spec, header
         if plan is None:
             return None
         if plan["kubelet_config"] != planned["kubelet_config"]:
-            problems.append("%s: carrying the reservation into spec.kubelet changes the node's kubelet config; refused rather than let "
-                            "Karpenter schedule with another overhead than the node reserves" % path)
+            problems.append(
+                "%s: carrying the reservation into spec.kubelet changes the node's kubelet config; refused rather than let "
+                "Karpenter schedule with another overhead than the node reserves" % path
+            )
             return None
     else:
         plan = _plan_al2023(node_class, path, pods, [None], problems)
@@ -381,10 +433,16 @@ def _render_al2023(node_class, name, path, pods, karpenter_kubelet, spec, header
     files = {"%s.user-data.mime" % name: user_data}
     if is_karpenter:
         files["%s.ec2nodeclass.yaml" % name] = _ec2nodeclass(name, spec, karpenter_kubelet, user_data, header)
-    details = {"nodeconfig": nodeconfig, "kubelet_config": plan["kubelet_config"], "kubelet_inputs": plan["kubelet_inputs"],
-               "reserved_memory": plan["reserved_memory"], "numa_nodes": plan["numa_nodes"], "warnings": plan["warnings"],
-               "reservation": str(memory_reservation(plan["kubelet_config"]).total),
-               "launch": "karpenter" if is_karpenter else "launch template"}
+    details = {
+        "nodeconfig": nodeconfig,
+        "kubelet_config": plan["kubelet_config"],
+        "kubelet_inputs": plan["kubelet_inputs"],
+        "reserved_memory": plan["reserved_memory"],
+        "numa_nodes": plan["numa_nodes"],
+        "warnings": plan["warnings"],
+        "reservation": str(memory_reservation(plan["kubelet_config"]).total),
+        "launch": "karpenter" if is_karpenter else "launch template",
+    }
     if is_karpenter:
         details["karpenter_kubelet"] = karpenter_kubelet
     return {"files": files, "details": details}
@@ -399,14 +457,17 @@ def _cluster_ok(node_class, path, problems):
     if not isinstance(elsewhere, bool):
         problems.append("%s.cluster_in_another_part: %r must be true or false" % (path, elsewhere))
     elif elsewhere and "karpenter" in node_class:
-        problems.append("%s.cluster_in_another_part: only for a launch template without Karpenter; Karpenter's own NodeConfig always "
-                        "carries the cluster" % path)
+        problems.append(
+            "%s.cluster_in_another_part: only for a launch template without Karpenter; Karpenter's own NodeConfig always carries the cluster" % path
+        )
     complete = "karpenter" not in node_class and not elsewhere
     if cluster is None and complete:
-        problems.append("%s.cluster: required for a launch template without Karpenter: nothing else gives nodeadm the cluster, and it "
-                        "refuses to start without name, apiServerEndpoint, certificateAuthority and cidr; give them, set karpenter for a "
-                        "Karpenter class, or set cluster_in_another_part: true if another user data part (a managed node group's) "
-                        "supplies them" % path)
+        problems.append(
+            "%s.cluster: required for a launch template without Karpenter: nothing else gives nodeadm the cluster, and it "
+            "refuses to start without name, apiServerEndpoint, certificateAuthority and cidr; give them, set karpenter for a "
+            "Karpenter class, or set cluster_in_another_part: true if another user data part (a managed node group's) "
+            "supplies them" % path
+        )
     elif cluster is not None:
         problems.extend(cluster_problems(cluster, path + ".cluster", complete=complete))
     return len(problems) == before
@@ -421,8 +482,9 @@ def _check_class(node_class, index, names, problems):
     if isinstance(name, str):
         path = "node_classes[%d] (%s)" % (index, name)
     if not isinstance(name, str) or not _NAME.match(name):
-        problems.append("%s: name %r must be a lower-case DNS label (letters, digits, '-', '.'; at most 63): it names the "
-                        "EC2NodeClass and the files" % (path, name))
+        problems.append(
+            "%s: name %r must be a lower-case DNS label (letters, digits, '-', '.'; at most 63): it names the EC2NodeClass and the files" % (path, name)
+        )
     elif name in names:
         problems.append("%s: name %r is used by another node class; each class writes its own files" % (path, name))
     names.add(name)
@@ -435,16 +497,20 @@ def _check_class(node_class, index, names, problems):
         return None
     intent = node_class.get("intent")
     if not isinstance(intent, dict) or not intent:
-        problems.append("%s: intent %r must be a non-empty KubeletConfiguration fragment (memoryManagerPolicy, topologyManagerPolicy, "
-                        "kubeReserved, ...)" % (path, intent))
+        problems.append(
+            "%s: intent %r must be a non-empty KubeletConfiguration fragment (memoryManagerPolicy, topologyManagerPolicy, kubeReserved, ...)" % (path, intent)
+        )
         return None
     if "reservedMemory" in intent:
-        problems.append("%s: intent.reservedMemory is computed by the collection for what wins on the node; leave it out and choose "
-                        "the spread with split" % path)
+        problems.append(
+            "%s: intent.reservedMemory is computed by the collection for what wins on the node; leave it out and choose the spread with split" % path
+        )
         return None
     if not isinstance(node_class.get("topology"), dict) or not node_class["topology"].get("numa_nodes"):
-        problems.append("%s: topology %r must be {numa_nodes: [{id, memory_bytes, cpus}, ...], numa_memory_capacity_bytes: N} "
-                        "(the instance's NUMA nodes; the EKS table has no NUMA data)" % (path, node_class.get("topology")))
+        problems.append(
+            "%s: topology %r must be {numa_nodes: [{id, memory_bytes, cpus}, ...], numa_memory_capacity_bytes: N} "
+            "(the instance's NUMA nodes; the EKS table has no NUMA data)" % (path, node_class.get("topology"))
+        )
         return None
     split = node_class.get("split", "even")
     if not isinstance(split, dict) and split not in SPLIT_STRATEGIES:
@@ -453,8 +519,7 @@ def _check_class(node_class, index, names, problems):
     if family == "AL2023" and not _cluster_ok(node_class, path, problems):
         return None
     if family == "AL2" and (node_class.get("cluster") is not None or "cluster_in_another_part" in node_class):
-        problems.append("%s.cluster: only for ami_family AL2023 (the NodeConfig's spec.cluster); bootstrap.sh takes the cluster as arguments"
-                        % path)
+        problems.append("%s.cluster: only for ami_family AL2023 (the NodeConfig's spec.cluster); bootstrap.sh takes the cluster as arguments" % path)
         return None
     return path, name, family
 

@@ -23,9 +23,11 @@ _TYPE_FIELDS = ("apiVersion", "kind")
 # AL2's KUBELET_EXTRA_ARGS (a shell variable). None of them can carry whitespace or control characters, which end a
 # flag or start another one, nor the characters a double-quoted value or a shell word interprets.
 _QUOTING = "\"'\\$`"
-_UNSAFE_RULE = ("a kubelet flag is written into kubeadm-flags.env, /etc/default/kubelet (KUBELET_EXTRA_ARGS=\"...\"), RKE2 kubelet-arg "
-                "and AL2 KUBELET_EXTRA_ARGS, so it must be free of whitespace, control characters and the quoting characters "
-                "\" ' \\ $ `")
+_UNSAFE_RULE = (
+    'a kubelet flag is written into kubeadm-flags.env, /etc/default/kubelet (KUBELET_EXTRA_ARGS="..."), RKE2 kubelet-arg '
+    "and AL2 KUBELET_EXTRA_ARGS, so it must be free of whitespace, control characters and the quoting characters "
+    "\" ' \\ $ `"
+)
 
 
 def _unsafe(character):
@@ -38,19 +40,28 @@ def _text(value, path, forbidden=""):
     text = str(value)
     clash = [character for character in forbidden if character in text]
     if clash or not text:
-        raise KubeletConfigError(["%s: %r cannot be written in this kubelet flag: it %s" % (
-            path, text, "contains %s, the flag's separator" % " ".join(repr(c) for c in clash) if clash else "is empty")])
+        raise KubeletConfigError(
+            [
+                "%s: %r cannot be written in this kubelet flag: it %s"
+                % (path, text, "contains %s, the flag's separator" % " ".join(repr(c) for c in clash) if clash else "is empty")
+            ]
+        )
     unsafe = [character for character in dict.fromkeys(text) if _unsafe(character)]
     if unsafe:
-        raise KubeletConfigError(["%s: %r cannot be written in a kubelet flag: it contains %s; %s" % (
-            path, text, " ".join(repr(c) for c in unsafe), _UNSAFE_RULE)])
+        raise KubeletConfigError(
+            ["%s: %r cannot be written in a kubelet flag: it contains %s; %s" % (path, text, " ".join(repr(c) for c in unsafe), _UNSAFE_RULE)]
+        )
     return text
 
 
 def _mapping(value, path):
     if not isinstance(value, dict) or not value:
-        raise KubeletConfigError(["%s: %r cannot be written as a kubelet flag: a non-empty mapping is needed (a flag with an empty map "
-                                  "would replace the config file's map with nothing)" % (path, value)])
+        raise KubeletConfigError(
+            [
+                "%s: %r cannot be written as a kubelet flag: a non-empty mapping is needed (a flag with an empty map "
+                "would replace the config file's map with nothing)" % (path, value)
+            ]
+        )
     return value
 
 
@@ -60,8 +71,7 @@ def _sorted_items(value, path):
 
 
 def _pairs(value, path, separator):
-    return ",".join("%s%s%s" % (_text(key, path, ",=<"), separator, _text(item, "%s.%s" % (path, key), ","))
-                    for key, item in _sorted_items(value, path))
+    return ",".join("%s%s%s" % (_text(key, path, ",=<"), separator, _text(item, "%s.%s" % (path, key), ",")) for key, item in _sorted_items(value, path))
 
 
 def _feature_gates(value, path):
@@ -81,9 +91,16 @@ def _reserved_memory(value, path):
         if not isinstance(item, dict) or isinstance(item.get("numaNode"), bool) or not isinstance(item.get("numaNode"), int):
             raise KubeletConfigError(["%s: %r must be {numaNode: <id>, limits: {memory: <quantity>}}" % (item_path, item)])
         # ReservedMemoryVar.Set: ';' between NUMA nodes, ':' after the id, ',' between limits, '=' inside a limit.
-        nodes.append("%d:%s" % (item["numaNode"], ",".join(
-            "%s=%s" % (_text(kind, item_path, ",=;:"), _text(quantity, "%s.limits.%s" % (item_path, kind), ",=;:"))
-            for kind, quantity in _sorted_items(item.get("limits"), item_path + ".limits"))))
+        nodes.append(
+            "%d:%s"
+            % (
+                item["numaNode"],
+                ",".join(
+                    "%s=%s" % (_text(kind, item_path, ",=;:"), _text(quantity, "%s.limits.%s" % (item_path, kind), ",=;:"))
+                    for kind, quantity in _sorted_items(item.get("limits"), item_path + ".limits")
+                ),
+            )
+        )
     return ";".join(nodes)
 
 

@@ -56,8 +56,9 @@ def paths_to_read(variables, program, problems, config_files=()):
 def version_minor(version, variable, example, problems):
     """The Kubernetes minor of a k3s / RKE2 version string (v1.32.5+k3s1 -> 32), or None after adding a problem."""
     if version is not None and not isinstance(version, str):
-        problems.append("%s: %r (%s) is not %s: write it as a quoted string (YAML reads 1.30 as the number 1.3)"
-                        % (variable, version, type_name(version), example))
+        problems.append(
+            "%s: %r (%s) is not %s: write it as a quoted string (YAML reads 1.30 as the number 1.3)" % (variable, version, type_name(version), example)
+        )
         return None
     match = _VERSION.search(version or "")
     if not match or match.group(1) != "1":
@@ -109,8 +110,10 @@ def default_args(minor, dropin_dir):
     """The agent's own kubelet flags that matter to the reservation: --config-dir from 1.32, the eviction flags before."""
     if minor >= DROPIN_MINOR:
         return {"config-dir": dropin_dir}
-    return {"eviction-hard": ",".join("%s<%s" % item for item in sorted(EVICTION_HARD.items())),
-            "eviction-minimum-reclaim": ",".join("%s=%s" % item for item in sorted(EVICTION_MINIMUM_RECLAIM.items()))}
+    return {
+        "eviction-hard": ",".join("%s<%s" % item for item in sorted(EVICTION_HARD.items())),
+        "eviction-minimum-reclaim": ",".join("%s=%s" % item for item in sorted(EVICTION_MINIMUM_RECLAIM.items())),
+    }
 
 
 def with_default_thresholds(settings, other_items):
@@ -120,8 +123,10 @@ def with_default_thresholds(settings, other_items):
     of the defaults drop-in. So when ours or another item sets the flag, ours carries the thresholds that nobody set.
     """
     result = dict(settings)
-    for field_name, flag, defaults in (("evictionHard", "eviction-hard", EVICTION_HARD),
-                                       ("evictionMinimumReclaim", "eviction-minimum-reclaim", EVICTION_MINIMUM_RECLAIM)):
+    for field_name, flag, defaults in (
+        ("evictionHard", "eviction-hard", EVICTION_HARD),
+        ("evictionMinimumReclaim", "eviction-minimum-reclaim", EVICTION_MINIMUM_RECLAIM),
+    ):
         theirs = [item for item in other_items if flag_key(item) == flag]
         if field_name not in settings and not theirs:
             continue
@@ -150,9 +155,10 @@ class AgentInputs:
         self.fragment_dir = config_dir + "/config.yaml.d"
         self.fragments = [(path, load_mapping(path, files[path], problems)) for path in dir_files(files, self.fragment_dir, (".yaml", ".yml"))]
         self.config = load_mapping(self.config_path, files.get(self.config_path), problems) or {}
-        self.defaults_dropin = (self.dropin_dir + "/00-%s-defaults.conf" % program,
-                                {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(EVICTION_HARD),
-                                 "evictionMinimumReclaim": dict(EVICTION_MINIMUM_RECLAIM)})
+        self.defaults_dropin = (
+            self.dropin_dir + "/00-%s-defaults.conf" % program,
+            {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(EVICTION_HARD), "evictionMinimumReclaim": dict(EVICTION_MINIMUM_RECLAIM)},
+        )
 
     @property
     def uses_dropins(self):
@@ -167,8 +173,10 @@ class AgentInputs:
         """A config.yaml.d file after ours with `kubelet-arg` (no '+') drops our items: one problem each."""
         for path, data in self.fragments:
             if path > ours_fragment and "kubelet-arg" in (data or {}):
-                self.problems.append("%s sets kubelet-arg without '+', which replaces every kubelet-arg before it, numa.kubelet's included; "
-                                     "write it as kubelet-arg+ (%s config.yaml.d rule)" % (path, product))
+                self.problems.append(
+                    "%s sets kubelet-arg without '+', which replaces every kubelet-arg before it, numa.kubelet's included; "
+                    "write it as kubelet-arg+ (%s config.yaml.d rule)" % (path, product)
+                )
 
     def dropins_with(self, replace=None):
         if not self.uses_dropins:

@@ -106,7 +106,7 @@ _SECOND = 1000 * _MILLISECOND
 _MINUTE = 60 * _SECOND
 _HOUR = 60 * _MINUTE
 
-# Go's time.ParseDuration unit table ("µs" is U+00B5, "μs" U+03BC).
+# Go's time.ParseDuration unit table: micro sign U+00B5 and Greek mu U+03BC both spell microseconds.
 _DURATION_UNITS = {
     "ns": _NANOSECOND,
     "us": _MICROSECOND,
@@ -135,7 +135,7 @@ _LOG_FLUSH_FREQ_DEFAULT = 5 * _SECOND  # component-base logs/api/v1 LogFlushFreq
 
 
 def go_duration_string(nanoseconds: int) -> str:
-    """time.Duration.String(): "0s", "100ms", "1.5µs", "20s", "1m0s", "4h0m0s"."""
+    """time.Duration.String(): "0s", "100ms", "1.5\u00b5s" (micro sign), "20s", "1m0s", "4h0m0s"."""
     if nanoseconds == 0:
         return "0s"
     sign = "-" if nanoseconds < 0 else ""
@@ -165,6 +165,7 @@ def go_duration_string(nanoseconds: int) -> str:
 
 def parse_go_duration(text: str, path: str) -> int:
     """time.ParseDuration in nanoseconds (metav1.Duration's JSON form); raises KubeletConfigError on bad input."""
+
     def invalid(reason="invalid duration"):
         return KubeletConfigError(['%s: time: %s "%s"' % (path, reason, text)])
 
@@ -185,7 +186,7 @@ def parse_go_duration(text: str, path: str) -> int:
         whole, frac = match.group(1), match.group(2)
         if whole == "" and not frac:
             raise invalid()
-        rest = rest[match.end():]
+        rest = rest[match.end() :]
         end = 0
         while end < len(rest) and rest[end] not in ".0123456789":
             end += 1
@@ -227,8 +228,7 @@ def _duration_is_zero(parent, field, path):
         # The v1.36.2 oracle refuses `syncFrequency: null` with "failed to decode: time: invalid duration """.
         raise KubeletConfigError(['%s: time: invalid duration "" (a duration field cannot be null)' % path])
     if not isinstance(value, str):
-        raise KubeletConfigError(['%s: a duration must be a string such as "10s", got %s %r'
-                                  % (path, type(value).__name__, value)])
+        raise KubeletConfigError(['%s: a duration must be a string such as "10s", got %s %r' % (path, type(value).__name__, value)])
     return parse_go_duration(value, path) == 0
 
 
@@ -303,8 +303,7 @@ def _set_logging_defaults(config):
     elif isinstance(flush, int) and not isinstance(flush, bool):
         zero = flush == 0
     else:
-        raise KubeletConfigError(["logging.flushFrequency: must be a duration string or nanoseconds, got %s %r"
-                                  % (type(flush).__name__, flush)])
+        raise KubeletConfigError(["logging.flushFrequency: must be a duration string or nanoseconds, got %s %r" % (type(flush).__name__, flush)])
     if zero:
         # Duration = LogFlushFreqDefault, SerializeAsString = true: written back as a duration string.
         logging["flushFrequency"] = go_duration_string(_LOG_FLUSH_FREQ_DEFAULT)
@@ -375,8 +374,7 @@ def set_defaults(config: dict) -> dict:
     _set_if_empty_string(authorization, "mode", "Webhook")
     authz_webhook = _struct(authorization, "webhook", "authorization.webhook")
     _set_duration_if_zero(authz_webhook, "cacheAuthorizedTTL", "authorization.webhook.cacheAuthorizedTTL", 5 * _MINUTE)
-    _set_duration_if_zero(authz_webhook, "cacheUnauthorizedTTL", "authorization.webhook.cacheUnauthorizedTTL",
-                          30 * _SECOND)
+    _set_duration_if_zero(authz_webhook, "cacheUnauthorizedTTL", "authorization.webhook.cacheUnauthorizedTTL", 30 * _SECOND)
     _set_if_nil(obj, "registryPullQPS", 5)
     _set_int_if_zero(obj, "registryBurst", 10)
     _set_if_nil(obj, "eventRecordQPS", 50)

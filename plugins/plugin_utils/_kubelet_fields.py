@@ -30,42 +30,134 @@ import re
 # - "[]string", "[]int32", "map[string]string", "map[string]bool", "map[string][]string": as in Go;
 # - "object", "[]object": a struct or a list of structs (their inner fields are the kubelet's business).
 FIELD_TYPES: dict[str, str] = {
-    "apiVersion": "string", "kind": "string",
-    "enableServer": "bool", "staticPodPath": "string", "podLogsDir": "string", "syncFrequency": "duration",
-    "fileCheckFrequency": "duration", "httpCheckFrequency": "duration", "staticPodURL": "string",
-    "staticPodURLHeader": "map[string][]string", "address": "string", "port": "int32", "readOnlyPort": "int32",
-    "tlsCertFile": "string", "tlsPrivateKeyFile": "string", "tlsCipherSuites": "[]string", "tlsCurvePreferences": "[]int32",
-    "tlsMinVersion": "string", "rotateCertificates": "bool", "serverTLSBootstrap": "bool", "authentication": "object",
-    "authorization": "object", "registryPullQPS": "int32", "registryBurst": "int32", "imagePullCredentialsVerificationPolicy": "string",
-    "preloadedImagesVerificationAllowlist": "[]string", "eventRecordQPS": "int32", "eventBurst": "int32",
-    "enableDebuggingHandlers": "bool", "enableContentionProfiling": "bool", "healthzPort": "int32", "healthzBindAddress": "string",
-    "oomScoreAdj": "int32", "clusterDomain": "string", "clusterDNS": "[]string", "streamingConnectionIdleTimeout": "duration",
-    "nodeStatusUpdateFrequency": "duration", "nodeStatusReportFrequency": "duration", "nodeLeaseDurationSeconds": "int32",
-    "imageMinimumGCAge": "duration", "imageMaximumGCAge": "duration", "imageGCHighThresholdPercent": "int32",
-    "imageGCLowThresholdPercent": "int32", "volumeStatsAggPeriod": "duration", "kubeletCgroups": "string", "systemCgroups": "string",
-    "cgroupRoot": "string", "cgroupsPerQOS": "bool", "cgroupDriver": "string", "cpuManagerPolicy": "string",
-    "singleProcessOOMKill": "bool", "cpuManagerPolicyOptions": "map[string]string", "cpuManagerReconcilePeriod": "duration",
-    "draManagerReconcilePeriod": "duration", "memoryManagerPolicy": "string", "topologyManagerPolicy": "string",
-    "topologyManagerScope": "string", "topologyManagerPolicyOptions": "map[string]string", "qosReserved": "map[string]string",
-    "runtimeRequestTimeout": "duration", "hairpinMode": "string", "maxPods": "int32", "podCIDR": "string", "podPidsLimit": "int64",
-    "resolvConf": "string", "runOnce": "bool", "cpuCFSQuota": "bool", "cpuCFSQuotaPeriod": "duration", "nodeStatusMaxImages": "int32",
-    "maxOpenFiles": "int64", "contentType": "string", "kubeAPIQPS": "int32", "kubeAPIBurst": "int32", "serializeImagePulls": "bool",
-    "maxParallelImagePulls": "int32", "evictionHard": "quantities", "evictionSoft": "quantities",
-    "evictionSoftGracePeriod": "map[string]string", "evictionPressureTransitionPeriod": "duration", "evictionMaxPodGracePeriod": "int32",
-    "evictionMinimumReclaim": "quantities", "mergeDefaultEvictionSettings": "bool", "podsPerCore": "int32",
-    "enableControllerAttachDetach": "bool", "protectKernelDefaults": "bool", "makeIPTablesUtilChains": "bool",
-    "iptablesMasqueradeBit": "int32", "iptablesDropBit": "int32", "featureGates": "map[string]bool", "failSwapOn": "bool",
-    "memorySwap": "object", "containerLogMaxSize": "string", "containerLogMaxFiles": "int32", "containerLogMaxWorkers": "int32",
-    "containerLogMonitorInterval": "duration", "configMapAndSecretChangeDetectionStrategy": "string", "systemReserved": "quantities",
-    "kubeReserved": "quantities", "reservedSystemCPUs": "string", "showHiddenMetricsForVersion": "string",
-    "systemReservedCgroup": "string", "kubeReservedCgroup": "string", "enforceNodeAllocatable": "[]string",
-    "allowedUnsafeSysctls": "[]string", "volumePluginDir": "string", "providerID": "string", "kernelMemcgNotification": "bool",
-    "logging": "object", "enableSystemLogHandler": "bool", "enableSystemLogQuery": "bool", "shutdownGracePeriod": "duration",
-    "shutdownGracePeriodCriticalPods": "duration", "shutdownGracePeriodByPodPriority": "[]object", "crashLoopBackOff": "object",
-    "reservedMemory": "[]object", "enableProfilingHandler": "bool", "enableDebugFlagsHandler": "bool", "seccompDefault": "bool",
-    "memoryThrottlingFactor": "float64", "memoryReservationPolicy": "string", "registerWithTaints": "[]object", "registerNode": "bool",
-    "tracing": "object", "localStorageCapacityIsolation": "bool", "containerRuntimeEndpoint": "string",
-    "imageServiceEndpoint": "string", "failCgroupV1": "bool", "userNamespaces": "object",
+    "apiVersion": "string",
+    "kind": "string",
+    "enableServer": "bool",
+    "staticPodPath": "string",
+    "podLogsDir": "string",
+    "syncFrequency": "duration",
+    "fileCheckFrequency": "duration",
+    "httpCheckFrequency": "duration",
+    "staticPodURL": "string",
+    "staticPodURLHeader": "map[string][]string",
+    "address": "string",
+    "port": "int32",
+    "readOnlyPort": "int32",
+    "tlsCertFile": "string",
+    "tlsPrivateKeyFile": "string",
+    "tlsCipherSuites": "[]string",
+    "tlsCurvePreferences": "[]int32",
+    "tlsMinVersion": "string",
+    "rotateCertificates": "bool",
+    "serverTLSBootstrap": "bool",
+    "authentication": "object",
+    "authorization": "object",
+    "registryPullQPS": "int32",
+    "registryBurst": "int32",
+    "imagePullCredentialsVerificationPolicy": "string",
+    "preloadedImagesVerificationAllowlist": "[]string",
+    "eventRecordQPS": "int32",
+    "eventBurst": "int32",
+    "enableDebuggingHandlers": "bool",
+    "enableContentionProfiling": "bool",
+    "healthzPort": "int32",
+    "healthzBindAddress": "string",
+    "oomScoreAdj": "int32",
+    "clusterDomain": "string",
+    "clusterDNS": "[]string",
+    "streamingConnectionIdleTimeout": "duration",
+    "nodeStatusUpdateFrequency": "duration",
+    "nodeStatusReportFrequency": "duration",
+    "nodeLeaseDurationSeconds": "int32",
+    "imageMinimumGCAge": "duration",
+    "imageMaximumGCAge": "duration",
+    "imageGCHighThresholdPercent": "int32",
+    "imageGCLowThresholdPercent": "int32",
+    "volumeStatsAggPeriod": "duration",
+    "kubeletCgroups": "string",
+    "systemCgroups": "string",
+    "cgroupRoot": "string",
+    "cgroupsPerQOS": "bool",
+    "cgroupDriver": "string",
+    "cpuManagerPolicy": "string",
+    "singleProcessOOMKill": "bool",
+    "cpuManagerPolicyOptions": "map[string]string",
+    "cpuManagerReconcilePeriod": "duration",
+    "draManagerReconcilePeriod": "duration",
+    "memoryManagerPolicy": "string",
+    "topologyManagerPolicy": "string",
+    "topologyManagerScope": "string",
+    "topologyManagerPolicyOptions": "map[string]string",
+    "qosReserved": "map[string]string",
+    "runtimeRequestTimeout": "duration",
+    "hairpinMode": "string",
+    "maxPods": "int32",
+    "podCIDR": "string",
+    "podPidsLimit": "int64",
+    "resolvConf": "string",
+    "runOnce": "bool",
+    "cpuCFSQuota": "bool",
+    "cpuCFSQuotaPeriod": "duration",
+    "nodeStatusMaxImages": "int32",
+    "maxOpenFiles": "int64",
+    "contentType": "string",
+    "kubeAPIQPS": "int32",
+    "kubeAPIBurst": "int32",
+    "serializeImagePulls": "bool",
+    "maxParallelImagePulls": "int32",
+    "evictionHard": "quantities",
+    "evictionSoft": "quantities",
+    "evictionSoftGracePeriod": "map[string]string",
+    "evictionPressureTransitionPeriod": "duration",
+    "evictionMaxPodGracePeriod": "int32",
+    "evictionMinimumReclaim": "quantities",
+    "mergeDefaultEvictionSettings": "bool",
+    "podsPerCore": "int32",
+    "enableControllerAttachDetach": "bool",
+    "protectKernelDefaults": "bool",
+    "makeIPTablesUtilChains": "bool",
+    "iptablesMasqueradeBit": "int32",
+    "iptablesDropBit": "int32",
+    "featureGates": "map[string]bool",
+    "failSwapOn": "bool",
+    "memorySwap": "object",
+    "containerLogMaxSize": "string",
+    "containerLogMaxFiles": "int32",
+    "containerLogMaxWorkers": "int32",
+    "containerLogMonitorInterval": "duration",
+    "configMapAndSecretChangeDetectionStrategy": "string",
+    "systemReserved": "quantities",
+    "kubeReserved": "quantities",
+    "reservedSystemCPUs": "string",
+    "showHiddenMetricsForVersion": "string",
+    "systemReservedCgroup": "string",
+    "kubeReservedCgroup": "string",
+    "enforceNodeAllocatable": "[]string",
+    "allowedUnsafeSysctls": "[]string",
+    "volumePluginDir": "string",
+    "providerID": "string",
+    "kernelMemcgNotification": "bool",
+    "logging": "object",
+    "enableSystemLogHandler": "bool",
+    "enableSystemLogQuery": "bool",
+    "shutdownGracePeriod": "duration",
+    "shutdownGracePeriodCriticalPods": "duration",
+    "shutdownGracePeriodByPodPriority": "[]object",
+    "crashLoopBackOff": "object",
+    "reservedMemory": "[]object",
+    "enableProfilingHandler": "bool",
+    "enableDebugFlagsHandler": "bool",
+    "seccompDefault": "bool",
+    "memoryThrottlingFactor": "float64",
+    "memoryReservationPolicy": "string",
+    "registerWithTaints": "[]object",
+    "registerNode": "bool",
+    "tracing": "object",
+    "localStorageCapacityIsolation": "bool",
+    "containerRuntimeEndpoint": "string",
+    "imageServiceEndpoint": "string",
+    "failCgroupV1": "bool",
+    "userNamespaces": "object",
 }
 
 KUBELET_CONFIGURATION_FIELDS: frozenset[str] = frozenset(FIELD_TYPES)
@@ -91,13 +183,19 @@ FIELD_RANGES: dict[str, tuple[int, int, str]] = {
     "oomScoreAdj": (-1000, 1000, "invalid configuration: oomScoreAdj (--oom-score-adj) %s must be between -1000 and 1000, inclusive"),
     "nodeStatusMaxImages": (-1, _INT32_MAX, "invalid configuration: nodeStatusMaxImages (--node-status-max-images) %s must be -1 or greater"),
     "nodeLeaseDurationSeconds": (1, _INT32_MAX, "invalid configuration: nodeLeaseDurationSeconds must be greater than 0"),
-    "imageGCHighThresholdPercent": (0, 100, "invalid configuration: imageGCHighThresholdPercent (--image-gc-high-threshold) %s must be "
-                                    "between 0 and 100, inclusive"),
-    "imageGCLowThresholdPercent": (0, 100, "invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) %s must be "
-                                   "between 0 and 100, inclusive"),
+    "imageGCHighThresholdPercent": (
+        0,
+        100,
+        "invalid configuration: imageGCHighThresholdPercent (--image-gc-high-threshold) %s must be between 0 and 100, inclusive",
+    ),
+    "imageGCLowThresholdPercent": (
+        0,
+        100,
+        "invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) %s must be between 0 and 100, inclusive",
+    ),
 }
 
-_INT_BOUNDS = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
+_INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _DURATION_UNITS = ("ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h")
 
 
@@ -118,11 +216,11 @@ def go_duration_error(text):
         if not (rest[0] == "." or "0" <= rest[0] <= "9"):
             return invalid
         number = re.match(r"[0-9]*", rest).group(0)
-        rest = rest[len(number):]
+        rest = rest[len(number) :]
         fraction = ""
         if rest[:1] == ".":
             fraction = re.match(r"[0-9]*", rest[1:]).group(0)
-            rest = rest[1 + len(fraction):]
+            rest = rest[1 + len(fraction) :]
         if not number and not fraction:
             return invalid
         unit = re.match(r"[^0-9.]*", rest).group(0)
@@ -130,17 +228,25 @@ def go_duration_error(text):
             return 'time: missing unit in duration "%s"' % text
         if unit not in _DURATION_UNITS:
             return 'time: unknown unit "%s" in duration "%s"' % (unit, text)
-        rest = rest[len(unit):]
+        rest = rest[len(unit) :]
     return None
 
 
 _HOW = {
-    "string": "a string", "bool": "true or false", "int32": "an int32 integer (-2147483648 to 2147483647)", "int64": "an int64 integer",
-    "float64": "a number", "duration": 'a duration string such as "10s" or "1m30s"',
+    "string": "a string",
+    "bool": "true or false",
+    "int32": "an int32 integer (-2147483648 to 2147483647)",
+    "int64": "an int64 integer",
+    "float64": "a number",
+    "duration": 'a duration string such as "10s" or "1m30s"',
     "quantities": 'a mapping of names to quantity strings such as {memory: "1Gi"}',
-    "[]string": "a list of strings", "[]int32": "a list of integers", "map[string]string": "a mapping of strings to strings",
-    "map[string]bool": "a mapping of names to true or false", "map[string][]string": "a mapping of strings to lists of strings",
-    "object": "a mapping", "[]object": "a list of mappings",
+    "[]string": "a list of strings",
+    "[]int32": "a list of integers",
+    "map[string]string": "a mapping of strings to strings",
+    "map[string]bool": "a mapping of names to true or false",
+    "map[string][]string": "a mapping of strings to lists of strings",
+    "object": "a mapping",
+    "[]object": "a list of mappings",
 }
 
 
@@ -159,8 +265,15 @@ def as_kubelet_decodes(config):
 
 def type_name(value):
     """The YAML-level name of a value's type (never an internal subclass name such as Ansible's tagged strings)."""
-    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string"), (dict, "mapping"),
-                       ((list, tuple), "list"), (type(None), "null")):
+    for kind, name in (
+        (bool, "boolean"),
+        (int, "integer"),
+        (float, "float"),
+        (str, "string"),
+        (dict, "mapping"),
+        ((list, tuple), "list"),
+        (type(None), "null"),
+    ):
         if isinstance(value, kind):
             return name
     return "value of another type"
@@ -235,11 +348,19 @@ def _problem(where, path, value, kind, field_name):
     elif kind == "[]string" and isinstance(value, str):
         hint = ": write it as a list, e.g. [%s]" % value
     elif kind == "string" and isinstance(value, list):
-        hint = ": write it as one string (a cpuset such as \"0-1,32-33\" for reservedSystemCPUs)"
+        hint = ': write it as one string (a cpuset such as "0-1,32-33" for reservedSystemCPUs)'
     decode = kubelet_decode_error(field_name, value, kind)
     return "%s%s: %r (%s) is not %s (KubeletConfiguration v1beta1 %s is %s)%s%s" % (
-        where, path, value, type_name(value), _HOW[kind], field_name, _GO_TYPES.get(FIELD_TYPES[field_name], FIELD_TYPES[field_name]),
-        "; the kubelet refuses it: %s" % decode if decode else "", hint)
+        where,
+        path,
+        value,
+        type_name(value),
+        _HOW[kind],
+        field_name,
+        _GO_TYPES.get(FIELD_TYPES[field_name], FIELD_TYPES[field_name]),
+        "; the kubelet refuses it: %s" % decode if decode else "",
+        hint,
+    )
 
 
 def field_type_problems(config, where=""):

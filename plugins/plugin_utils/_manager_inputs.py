@@ -37,8 +37,12 @@ def _cpu_key(config):
     for field_name in ("kubeReserved", "systemReserved"):
         cpu = reserved_resource_list(config, field_name).get("cpu")
         reserved.append(None if cpu is None else cpu.exact)
-    return (policy, json.dumps(config.get("cpuManagerPolicyOptions") or {}, sort_keys=True), config.get("reservedSystemCPUs") or "",
-            tuple(reserved) if policy == "static" else ())
+    return (
+        policy,
+        json.dumps(config.get("cpuManagerPolicyOptions") or {}, sort_keys=True),
+        config.get("reservedSystemCPUs") or "",
+        tuple(reserved) if policy == "static" else (),
+    )
 
 
 def manager_changes(before, after, capacity):

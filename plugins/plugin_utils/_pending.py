@@ -36,10 +36,12 @@ def systemd_dropin_dir(unit):
 def guard_paths(unit):
     """The checkpoint guard's files for one unit: its drop-in, the digest of the manager inputs on disk, the digest the
     drop-in's ExecStartPre copies at each start, and this boot's reset marker (under /run, gone at each boot)."""
-    return {"dropin": "%s/%s" % (systemd_dropin_dir(unit), GUARD_DROPIN_NAME),
-            "inputs": "%s/%s.manager-inputs" % (GUARD_INPUTS_DIR, unit),
-            "started": "%s/%s.started-inputs" % (GUARD_STARTED_DIR, unit),
-            "marker": "%s/%s.reset" % (RESET_MARKER_DIR, unit)}
+    return {
+        "dropin": "%s/%s" % (systemd_dropin_dir(unit), GUARD_DROPIN_NAME),
+        "inputs": "%s/%s.manager-inputs" % (GUARD_INPUTS_DIR, unit),
+        "started": "%s/%s.started-inputs" % (GUARD_STARTED_DIR, unit),
+        "marker": "%s/%s.reset" % (RESET_MARKER_DIR, unit),
+    }
 
 
 def guard_state_paths(units):
@@ -77,26 +79,35 @@ def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
     reset_marker = reboot_reset and guard["marker"] not in attributes and (plan["restart"] != "reset" or check_mode)
     guard_directories = [systemd_dropin_dir(plan["unit"]), GUARD_INPUTS_DIR] + ([GUARD_STARTED_DIR] if seed_started else [])
     guard_writes = [
-        {"path": guard["dropin"], "mode": GUARD_FILE_MODE,
-         "content": render(DROPIN_TEMPLATE, {"kubelet_numa_plan": plan, "guard": guard})},
+        {"path": guard["dropin"], "mode": GUARD_FILE_MODE, "content": render(DROPIN_TEMPLATE, {"kubelet_numa_plan": plan, "guard": guard})},
         {"path": guard["inputs"], "mode": GUARD_FILE_MODE, "content": render(INPUTS_TEMPLATE, {"digest": digests["planned"]})},
     ]
     if seed_started:
-        guard_writes.append({"path": guard["started"], "mode": GUARD_FILE_MODE, "only_if_absent": True,
-                             "content": render(INPUTS_TEMPLATE, {"digest": digests["current"]})})
+        guard_writes.append(
+            {"path": guard["started"], "mode": GUARD_FILE_MODE, "only_if_absent": True, "content": render(INPUTS_TEMPLATE, {"digest": digests["current"]})}
+        )
     directories = list(plan["directories"]) + guard_directories + ([RESET_MARKER_DIR] if reset_marker else [])
-    writes = [{"path": entry["path"], "mode": entry["mode"],
-               "content": render(entry["template"], {"kubelet_numa_plan": plan, "item": entry}) if "template" in entry else entry["text"]}
-              for entry in plan["files"]]
+    writes = [
+        {
+            "path": entry["path"],
+            "mode": entry["mode"],
+            "content": render(entry["template"], {"kubelet_numa_plan": plan, "item": entry}) if "template" in entry else entry["text"],
+        }
+        for entry in plan["files"]
+    ]
     writes += guard_writes
     if reset_marker:
         writes.append({"path": guard["marker"], "mode": GUARD_FILE_MODE, "content": "", "only_if_absent": True})
     pending_directories = [path for path in directories if attributes.get(path) != DIRECTORY_ATTRIBUTES]
     pending_writes = [write["path"] for write in writes if _differs(write, files, attributes)]
-    return {"directories": directories, "writes": writes,
-            "guard": {"directories": guard_directories, "writes": guard_writes, "seed_started": seed_started, "reset_marker": reset_marker},
-            "pending_directories": pending_directories, "pending_writes": pending_writes,
-            "pending": plan["restart"] != "none" or bool(pending_directories) or bool(pending_writes)}
+    return {
+        "directories": directories,
+        "writes": writes,
+        "guard": {"directories": guard_directories, "writes": guard_writes, "seed_started": seed_started, "reset_marker": reset_marker},
+        "pending_directories": pending_directories,
+        "pending_writes": pending_writes,
+        "pending": plan["restart"] != "none" or bool(pending_directories) or bool(pending_writes),
+    }
 
 
 def _differs(write, files, attributes):

@@ -50,11 +50,12 @@ def _intent(variables, problems):
         problems.append("kubelet_numa_config: field names must be strings, got %s" % ", ".join("%r" % (key,) for key in bad_keys))
         return None
     intent = as_kubelet_decodes(intent)
-    problems.extend(field_type_problems({key: value for key, value in intent.items() if key not in ("apiVersion", "kind")},
-                                        "kubelet_numa_config."))
+    problems.extend(field_type_problems({key: value for key, value in intent.items() if key not in ("apiVersion", "kind")}, "kubelet_numa_config."))
     if "reservedMemory" in intent:
-        problems.append("kubelet_numa_config.reservedMemory: computed by the collection from the effective config; leave it out "
-                        "and choose the spread with kubelet_numa_reserved_memory_split")
+        problems.append(
+            "kubelet_numa_config.reservedMemory: computed by the collection from the effective config; leave it out "
+            "and choose the spread with kubelet_numa_reserved_memory_split"
+        )
     return {key: value for key, value in intent.items() if key not in ("apiVersion", "kind")}
 
 
@@ -72,16 +73,20 @@ def _overrides_of_ours(layers, ours_fields, problems):
     if layers.ours is None:
         return
     kind, position = layers.ours
-    later_dropins = layers.dropins[position + 1:] if kind == "dropin" else []
+    later_dropins = layers.dropins[position + 1 :] if kind == "dropin" else []
     for path, document in later_dropins:
         for name in sorted(set(document) & set(ours_fields)):
-            problems.append("%s sets %s, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
-                            "move it into kubelet_numa_config or remove it" % (path, name))
+            problems.append(
+                "%s sets %s, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
+                "move it into kubelet_numa_config or remove it" % (path, name)
+            )
     if kind in ("dropin", "main"):
         for field_name, _value, _kind, word in parse_kubelet_flags(layers.flags).overrides:
             if field_name in ours_fields:
-                problems.append("the kubelet flag %s overrides %s written by numa.kubelet (flags win over config files); "
-                                "remove the flag and set the field in kubelet_numa_config" % (word, field_name))
+                problems.append(
+                    "the kubelet flag %s overrides %s written by numa.kubelet (flags win over config files); "
+                    "remove the flag and set the field in kubelet_numa_config" % (word, field_name)
+                )
 
 
 def plan_host(variables, facts):
@@ -93,9 +98,12 @@ def plan_host(variables, facts):
     """
     for name, value in (("variables", variables), ("facts", facts)):
         if value is not None and not isinstance(value, dict):
-            raise PlanError(["%s must be a mapping (%s), got %s %r"
-                             % (name, "the host's kubelet_numa_* variables" if name == "variables" else "what discovery read",
-                                type_name(value), value)])
+            raise PlanError(
+                [
+                    "%s must be a mapping (%s), got %s %r"
+                    % (name, "the host's kubelet_numa_* variables" if name == "variables" else "what discovery read", type_name(value), value)
+                ]
+            )
     problems = []
     variables = dict(variables or {})
     facts = dict(facts or {})
@@ -152,8 +160,9 @@ def _write_conflicts(plan, files, node_directories):
         if path in paths[:index]:
             problems.append("%s: numa.kubelet would write this file twice (check the kubelet_numa_* paths)" % path)
         elif path in directories or any(other.startswith(path + "/") for other in paths + sorted(directories)):
-            problems.append("%s: is a directory (on the node or in the plan), so numa.kubelet cannot write it as a file "
-                            "(check the kubelet_numa_* paths)" % path)
+            problems.append(
+                "%s: is a directory (on the node or in the plan), so numa.kubelet cannot write it as a file (check the kubelet_numa_* paths)" % path
+            )
     return problems
 
 
@@ -184,8 +193,7 @@ def _finish(layout, node_directories, files, intent, split, nodes, capacity, roo
     if state_text is not None and state_problems(state_text, expected):
         restart = "reset"
     warnings = report.warnings + list(layout.warnings or [])
-    handed_over, restart_held, hand_over_warnings = (layout.hand_over(settings, before, effective, capacity) if layout.hand_over
-                                                     else (None, False, []))
+    handed_over, restart_held, hand_over_warnings = layout.hand_over(settings, before, effective, capacity) if layout.hand_over else (None, False, [])
     if problems:
         raise PlanError(problems)
     if restart_held:
@@ -196,20 +204,22 @@ def _finish(layout, node_directories, files, intent, split, nodes, capacity, roo
         plan["warnings"] = warnings
     if layout.report_key is not None:
         plan[layout.report_key] = dict(layout.report or {})
-    plan.update({
-        "platform": platform,
-        "numa_nodes": [node["id"] for node in nodes],
-        "reserved_memory": reserved,
-        "kubelet_config": effective,
-        "kubelet_inputs": layers.describe(),
-        "root_dir": root_dir,
-        "restart": restart,
-        "reset_cpu_manager_state": reset_cpu,
-        "expected_state": expected,
-        "manager_inputs": {"planned": manager_inputs_digest(effective, capacity), "current": manager_inputs_digest(before, capacity)},
-        "health_url": _health_url(effective),
-        "warnings": warnings,
-    })
+    plan.update(
+        {
+            "platform": platform,
+            "numa_nodes": [node["id"] for node in nodes],
+            "reserved_memory": reserved,
+            "kubelet_config": effective,
+            "kubelet_inputs": layers.describe(),
+            "root_dir": root_dir,
+            "restart": restart,
+            "reset_cpu_manager_state": reset_cpu,
+            "expected_state": expected,
+            "manager_inputs": {"planned": manager_inputs_digest(effective, capacity), "current": manager_inputs_digest(before, capacity)},
+            "health_url": _health_url(effective),
+            "warnings": warnings,
+        }
+    )
     plan["files"] = [_file_entry(entry, settings, files) for entry in plan["files"]]
     problems.extend(_write_conflicts(plan, files, node_directories))
     if problems:

@@ -30,16 +30,14 @@ class PlanError(KubeletConfigError):
 
 def safe_path(value):
     """True for an absolute path of plain characters whose every part is a name: no '.', '..', '//', not '/' alone."""
-    return (isinstance(value, str) and bool(_SAFE_PATH.fullmatch(value))
-            and all(part not in ("", ".", "..") for part in value[1:].rstrip("/").split("/")))
+    return isinstance(value, str) and bool(_SAFE_PATH.fullmatch(value)) and all(part not in ("", ".", "..") for part in value[1:].rstrip("/").split("/"))
 
 
 def absolute_path(variables, name, problems):
     """The variable `name` as a normalized absolute path, or None after adding why it is not a safe one to problems."""
     value = variables.get(name)
     if not safe_path(value):
-        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts"
-                        % (name, value))
+        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts" % (name, value))
         return None
     return posixpath.normpath(value)
 
@@ -90,15 +88,16 @@ def node_files(files):
     if files is None:
         return {}
     if not isinstance(files, dict):
-        raise PlanError(["kubelet_numa_node_files: %r (%s) must be a mapping {absolute path on the node: file content}"
-                         % (files, type_name(files))])
+        raise PlanError(["kubelet_numa_node_files: %r (%s) must be a mapping {absolute path on the node: file content}" % (files, type_name(files))])
     problems = []
     for path, text in files.items():
         if not isinstance(path, str) or not path.startswith("/"):
             problems.append("kubelet_numa_node_files: the key %r must be an absolute path on the node" % (path,))
         elif text is not None and not isinstance(text, str):
-            problems.append("kubelet_numa_node_files[%s]: %r (%s) must be the file's text (a string; null for a missing file): "
-                            "write a YAML file's content as a block scalar (|)" % (path, text, type_name(text)))
+            problems.append(
+                "kubelet_numa_node_files[%s]: %r (%s) must be the file's text (a string; null for a missing file): "
+                "write a YAML file's content as a block scalar (|)" % (path, text, type_name(text))
+            )
     if problems:
         raise PlanError(problems)
     return dict(files)
@@ -160,8 +159,9 @@ def load_kubelet_config(path, text, problems):
 def dir_files(files, directory, suffixes):
     """The files read directly in `directory` whose names end with one of `suffixes`, in lexical order."""
     prefix = directory.rstrip("/") + "/"
-    return sorted(path for path, text in files.items()
-                  if text is not None and path.startswith(prefix) and "/" not in path[len(prefix):] and path.endswith(suffixes))
+    return sorted(
+        path for path, text in files.items() if text is not None and path.startswith(prefix) and "/" not in path[len(prefix) :] and path.endswith(suffixes)
+    )
 
 
 def dropin_document(settings):

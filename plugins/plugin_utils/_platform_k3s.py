@@ -46,8 +46,10 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     minor = version_minor(version, "kubelet_numa_k3s_version", "a k3s version such as v1.32.5+k3s1", problems)
     role = variables.get("kubelet_numa_k3s_role") or facts.get("k3s_role")
     if role not in K3S_UNITS:
-        problems.append("kubelet_numa_k3s_role: %r is not one of server, agent (the k3s service this node runs: k3s.service for a server, "
-                        "k3s-agent.service for an agent)" % (role,))
+        problems.append(
+            "kubelet_numa_k3s_role: %r is not one of server, agent (the k3s service this node runs: k3s.service for a server, "
+            "k3s-agent.service for an agent)" % (role,)
+        )
     if problems:
         return None
     agent = AgentInputs("k3s", minor, variables["kubelet_numa_k3s_config_dir"], variables["kubelet_numa_k3s_data_dir"], files, problems)
@@ -73,17 +75,23 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         entries = [{"path": ours_dropin, "template": "k3s.j2", "mode": "0644", "content_for": dropin_document}]
         directories = [agent.dropin_dir]
     else:
-        entries = [{"path": ours_fragment, "template": "k3s.j2", "mode": "0600",
-                    "content_for": lambda settings: {"kubelet-arg+": our_items(settings)}}]
+        entries = [{"path": ours_fragment, "template": "k3s.j2", "mode": "0600", "content_for": lambda settings: {"kubelet-arg+": our_items(settings)}}]
         directories = [agent.fragment_dir]
 
     def report_for(settings, _outputs):
         return {"kubelet_args": our_items(settings)}
 
-    return Layout(unit=K3S_UNITS[role], apply_unit=None, files=entries, directories=directories, before=agent.layers_from(agent.current_sources),
-                  layers_for=layers_for, report_key="k3s",
-                  report={"version": version, "role": role, "form": "dropin" if agent.uses_dropins else "config.yaml.d"}, report_for=report_for)
+    return Layout(
+        unit=K3S_UNITS[role],
+        apply_unit=None,
+        files=entries,
+        directories=directories,
+        before=agent.layers_from(agent.current_sources),
+        layers_for=layers_for,
+        report_key="k3s",
+        report={"version": version, "role": role, "form": "dropin" if agent.uses_dropins else "config.yaml.d"},
+        report_for=report_for,
+    )
 
 
-K3S = Platform(name="k3s", markers=("/etc/rancher/k3s", "/usr/local/bin/k3s", "/opt/bin/k3s"),
-               paths_to_read=_paths_to_read, discover=_discover, layout=_layout)
+K3S = Platform(name="k3s", markers=("/etc/rancher/k3s", "/usr/local/bin/k3s", "/opt/bin/k3s"), paths_to_read=_paths_to_read, discover=_discover, layout=_layout)

@@ -16,9 +16,11 @@ from ._platform import Layout, Platform
 
 
 def _paths_to_read(variables, files, problems):
-    wanted = [absolute_path(variables, "kubelet_numa_kubeadm_config_file", problems),
-              absolute_path(variables, "kubelet_numa_kubeadm_flags_file", problems),
-              absolute_path(variables, "kubelet_numa_kubeadm_extra_args_file", problems)]
+    wanted = [
+        absolute_path(variables, "kubelet_numa_kubeadm_config_file", problems),
+        absolute_path(variables, "kubelet_numa_kubeadm_flags_file", problems),
+        absolute_path(variables, "kubelet_numa_kubeadm_extra_args_file", problems),
+    ]
     dirs = [absolute_path(variables, "kubelet_numa_kubeadm_config_dir", problems)]
     if files and not problems:
         # The drop-in directory a --config-dir flag names, once the flag files are read.
@@ -67,11 +69,14 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     if problems:
         return None
     if parsed.config and parsed.config != variables["kubelet_numa_kubeadm_config_file"]:
-        problems.append("the kubelet flags name --config=%s, but kubelet_numa_kubeadm_config_file is %s"
-                        % (parsed.config, variables["kubelet_numa_kubeadm_config_file"]))
+        problems.append(
+            "the kubelet flags name --config=%s, but kubelet_numa_kubeadm_config_file is %s" % (parsed.config, variables["kubelet_numa_kubeadm_config_file"])
+        )
     if not safe_path(config_dir):
-        problems.append("--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely (an absolute path of "
-                        "plain characters without '.' or '..' parts)" % config_dir)
+        problems.append(
+            "--config-dir=%s in the kubelet flags is not a path numa.kubelet can write to safely (an absolute path of "
+            "plain characters without '.' or '..' parts)" % config_dir
+        )
         return None
     ours_path = "%s/%s.conf" % (config_dir, dropin_name)
     main_path = variables["kubelet_numa_kubeadm_config_file"]
@@ -85,22 +90,41 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         position = [path for path, _document in dropins].index(ours_path)
         return KubeletLayers(main_path, main, dropins, new_flags, ours=("dropin", position))
 
-    entries = [{"path": ours_path, "template": "kubeadm.j2", "mode": "0644",
-                "content_for": dropin_document}]
-    inputs = {main_path: "kubelet_numa_kubeadm_config_file (the kubelet's main config)",
-              variables["kubelet_numa_kubeadm_flags_file"]: "kubelet_numa_kubeadm_flags_file (kubeadm's flags)",
-              ours_path: "numa.kubelet's drop-in"}
+    entries = [{"path": ours_path, "template": "kubeadm.j2", "mode": "0644", "content_for": dropin_document}]
+    inputs = {
+        main_path: "kubelet_numa_kubeadm_config_file (the kubelet's main config)",
+        variables["kubelet_numa_kubeadm_flags_file"]: "kubelet_numa_kubeadm_flags_file (kubeadm's flags)",
+        ours_path: "numa.kubelet's drop-in",
+    }
     if needs_flag and (extra_file in inputs or extra_file == config_dir or extra_file.startswith(config_dir.rstrip("/") + "/")):
-        problems.append("kubelet_numa_kubeadm_extra_args_file: %s is %s; numa.kubelet would replace it with KUBELET_EXTRA_ARGS "
-                        "(it must be the kubelet's own EnvironmentFile, such as /etc/default/kubelet or /etc/sysconfig/kubelet)"
-                        % (extra_file, inputs.get(extra_file, "in the kubelet's drop-in directory %s" % config_dir)))
+        problems.append(
+            "kubelet_numa_kubeadm_extra_args_file: %s is %s; numa.kubelet would replace it with KUBELET_EXTRA_ARGS "
+            "(it must be the kubelet's own EnvironmentFile, such as /etc/default/kubelet or /etc/sysconfig/kubelet)"
+            % (extra_file, inputs.get(extra_file, "in the kubelet's drop-in directory %s" % config_dir))
+        )
         return None
     if needs_flag:
-        entries.append({"path": extra_file, "mode": "0644",
-                        "text": _env_file_with(files.get(extra_file), "KUBELET_EXTRA_ARGS", extra_words + ["--config-dir=%s" % config_dir])})
-    return Layout(unit="kubelet.service", apply_unit=None, files=entries, directories=[config_dir],
-                  before=KubeletLayers(main_path, main, before_dropins, flags), layers_for=layers_for)
+        entries.append(
+            {
+                "path": extra_file,
+                "mode": "0644",
+                "text": _env_file_with(files.get(extra_file), "KUBELET_EXTRA_ARGS", extra_words + ["--config-dir=%s" % config_dir]),
+            }
+        )
+    return Layout(
+        unit="kubelet.service",
+        apply_unit=None,
+        files=entries,
+        directories=[config_dir],
+        before=KubeletLayers(main_path, main, before_dropins, flags),
+        layers_for=layers_for,
+    )
 
 
-KUBEADM = Platform(name="kubeadm", markers=("/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml"),
-                   paths_to_read=_paths_to_read, discover=_discover, layout=_layout)
+KUBEADM = Platform(
+    name="kubeadm",
+    markers=("/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml"),
+    paths_to_read=_paths_to_read,
+    discover=_discover,
+    layout=_layout,
+)

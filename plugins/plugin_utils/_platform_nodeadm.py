@@ -26,10 +26,14 @@ NODEADM_DROPIN = "40-nodeadm.conf"
 
 
 def _paths_to_read(variables, files, problems):
-    wanted = [absolute_path(variables, "kubelet_numa_nodeadm_kubelet_config", problems),
-              absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems)]
-    dirs = [absolute_path(variables, "kubelet_numa_nodeadm_config_dir", problems),
-            absolute_path(variables, "kubelet_numa_nodeadm_kubelet_dropin_dir", problems)]
+    wanted = [
+        absolute_path(variables, "kubelet_numa_nodeadm_kubelet_config", problems),
+        absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems),
+    ]
+    dirs = [
+        absolute_path(variables, "kubelet_numa_nodeadm_config_dir", problems),
+        absolute_path(variables, "kubelet_numa_nodeadm_kubelet_dropin_dir", problems),
+    ]
     if variables.get("kubelet_numa_nodeadm_user_data_path"):
         wanted.append(absolute_path(variables, "kubelet_numa_nodeadm_user_data_path", problems))
     return wanted, dirs
@@ -37,12 +41,18 @@ def _paths_to_read(variables, files, problems):
 
 def _discover(variables, node, files, lablabs):
     facts = {}
-    if (not variables.get("kubelet_numa_instance_type") and not variables.get("kubelet_numa_max_pods")
-            and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None):
+    if (
+        not variables.get("kubelet_numa_instance_type")
+        and not variables.get("kubelet_numa_max_pods")
+        and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None
+    ):
         # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
         facts["instance_type"] = node.instance_type()
-    if (variables.get("kubelet_numa_nodeadm_user_data_from_imds") and not variables.get("kubelet_numa_nodeadm_user_data")
-            and not variables.get("kubelet_numa_nodeadm_user_data_path")):
+    if (
+        variables.get("kubelet_numa_nodeadm_user_data_from_imds")
+        and not variables.get("kubelet_numa_nodeadm_user_data")
+        and not variables.get("kubelet_numa_nodeadm_user_data_path")
+    ):
         # What nodeadm itself reads at boot (its user data provider asks IMDS): the plan is then exact.
         facts["nodeadm_user_data"] = node.user_data()
     return facts
@@ -61,8 +71,10 @@ def _nodeadm_base(variables, facts, nodes, problems):
         elif instance_type:
             reserved = kube_reserved(instance_type, vcpus=vcpus)
         else:
-            problems.append("kubelet_numa_instance_type: unset and not readable from the instance metadata, and the node has no "
-                            "nodeadm base config to read kubeReserved from; set it (e.g. m5.large) or kubelet_numa_max_pods")
+            problems.append(
+                "kubelet_numa_instance_type: unset and not readable from the instance metadata, and the node has no "
+                "nodeadm base config to read kubeReserved from; set it (e.g. m5.large) or kubelet_numa_max_pods"
+            )
             return None
     except EksError as exc:
         problems.append("kubelet_numa_instance_type: %s" % exc)
@@ -119,8 +131,7 @@ def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, p
         origin = "kubelet_numa_nodeadm_user_data"
     if text:
         if not isinstance(text, str):
-            problems.append("kubelet_numa_nodeadm_user_data: %r must be the user data's text (MIME multi-part, NodeConfig YAML or base64)"
-                            % (text,))
+            problems.append("kubelet_numa_nodeadm_user_data: %r must be the user data's text (MIME multi-part, NodeConfig YAML or base64)" % (text,))
             return [], None
         try:
             configs = [kubelet_config(document) for document in user_data_nodeconfigs(text, origin)]
@@ -132,11 +143,12 @@ def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, p
         return configs, None
     # Not given: what the drop-in holds beyond the nodeadm.d files can only have come from the user data.
     inferred = _not_set_by({key: value for key, value in current_dropin.items() if key not in ("apiVersion", "kind")}, nodeadm_d_now)
-    assumption = ("the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
-                  "kubelet_numa_nodeadm_user_data_from_imds), so the "
-                  "plan assumes its kubelet settings are those of the current %s that no /etc/eks/nodeadm.d file sets: %s; a user data "
-                  "value that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"
-                  % (NODEADM_DROPIN, ", ".join(sorted(inferred)) or "none"))
+    assumption = (
+        "the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
+        "kubelet_numa_nodeadm_user_data_from_imds), so the "
+        "plan assumes its kubelet settings are those of the current %s that no /etc/eks/nodeadm.d file sets: %s; a user data "
+        "value that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact" % (NODEADM_DROPIN, ", ".join(sorted(inferred)) or "none")
+    )
     return [inferred] if inferred else [], assumption
 
 
@@ -161,16 +173,19 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     if problems:
         return None
     ours_in_user_data = None in user_data
-    nodeadm_d = sorted(set(on_disk) - {ours_path} | ({ours_path} if not ours_in_user_data else set()),
-                       key=lambda path: posixpath.basename(path).encode("utf-8"))
+    nodeadm_d = sorted(
+        set(on_disk) - {ours_path} | ({ours_path} if not ours_in_user_data else set()), key=lambda path: posixpath.basename(path).encode("utf-8")
+    )
     sources = [(None if config is None else "user data", config) for config in user_data]
     sources += [(None if path == ours_path else path, None if path == ours_path else on_disk[path]) for path in nodeadm_d]
     ours_at = next(index for index, (label, _config) in enumerate(sources) if label is None)
     if not ours_in_user_data:
-        for path, config in sources[ours_at + 1:]:
+        for path, config in sources[ours_at + 1 :]:
             for name in sorted(set(config) & set(intent) | ({"reservedMemory"} & set(config))):
-                problems.append("%s sets %s, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
-                                "order); move it into kubelet_numa_config or remove it" % (path, name))
+                problems.append(
+                    "%s sets %s, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
+                    "order); move it into kubelet_numa_config or remove it" % (path, name)
+                )
 
     def layers_for(settings):
         # 40-nodeadm.conf as nodeadm rebuilds it at the next boot or nodeadm-run: the sources only, in order.
@@ -184,14 +199,23 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         expected = _nodeadm_base(variables, facts, nodes, [])
         actual = ((base or {}).get("kubeReserved") or {}).get("memory")
         if expected and actual and expected["kubeReserved"]["memory"] != actual:
-            warnings.append("%s has kubeReserved.memory %s, but nodeadm's formula gives %s for %s: the node's value is used"
-                            % (base_path, actual, expected["kubeReserved"]["memory"], instance_type))
-    return Layout(unit="kubelet.service", apply_unit=variables.get("kubelet_numa_nodeadm_apply_service") or "nodeadm-run.service",
-                  files=[{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
-                  directories=[source_dir], before=KubeletLayers(base_path, base, before_dropins, flags), layers_for=layers_for,
-                  warnings=warnings, report_key="nodeadm",
-                  report={"user_data": "assumed" if assumption else "given", "sources": [label or "numa.kubelet" for label, _c in sources]})
+            warnings.append(
+                "%s has kubeReserved.memory %s, but nodeadm's formula gives %s for %s: the node's value is used"
+                % (base_path, actual, expected["kubeReserved"]["memory"], instance_type)
+            )
+    return Layout(
+        unit="kubelet.service",
+        apply_unit=variables.get("kubelet_numa_nodeadm_apply_service") or "nodeadm-run.service",
+        files=[{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
+        directories=[source_dir],
+        before=KubeletLayers(base_path, base, before_dropins, flags),
+        layers_for=layers_for,
+        warnings=warnings,
+        report_key="nodeadm",
+        report={"user_data": "assumed" if assumption else "given", "sources": [label or "numa.kubelet" for label, _c in sources]},
+    )
 
 
-NODEADM = Platform(name="nodeadm", markers=("/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"),
-                   paths_to_read=_paths_to_read, discover=_discover, layout=_layout)
+NODEADM = Platform(
+    name="nodeadm", markers=("/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"), paths_to_read=_paths_to_read, discover=_discover, layout=_layout
+)

@@ -38,7 +38,8 @@ def _discover(variables, node, files, lablabs):
     if not variables.get("kubelet_numa_rke2_role"):
         # The service the RKE2 installer enabled on this node; a server also runs an agent's kubelet.
         facts["rke2_role"] = lablabs_role(lablabs) or next(
-            (role for role in RKE2_ROLES if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), "")
+            (role for role in RKE2_ROLES if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), ""
+        )
     return facts
 
 
@@ -58,8 +59,10 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     minor = version_minor(version, "kubelet_numa_rke2_version", "an RKE2 version such as v1.32.5+rke2r1", problems)
     role = variables.get("kubelet_numa_rke2_role") or facts.get("rke2_role")
     if role not in RKE2_ROLES:
-        problems.append("kubelet_numa_rke2_role: %r is not one of server, agent (the RKE2 service this node runs: rke2-server or rke2-agent; "
-                        "with lablabs.rke2: rke2_type, or the host in its rke2_servers_group_name / rke2_agents_group_name group)" % (role,))
+        problems.append(
+            "kubelet_numa_rke2_role: %r is not one of server, agent (the RKE2 service this node runs: rke2-server or rke2-agent; "
+            "with lablabs.rke2: rke2_type, or the host in its rke2_servers_group_name / rke2_agents_group_name group)" % (role,)
+        )
     write_files = variables.get("kubelet_numa_rke2_write_files", True)
     if not isinstance(write_files, bool):
         problems.append("kubelet_numa_rke2_write_files: %r must be true or false" % (write_files,))
@@ -76,8 +79,11 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     if write_files:
         agent.replacing_fragments(ours_fragment, "RKE2")
     else:
-        lablabs = lablabs_inputs(facts.get("lablabs") or {"in_servers_group": role == "server", "in_agents_group": role == "agent"},
-                                 variables["kubelet_numa_rke2_config_dir"], problems)
+        lablabs = lablabs_inputs(
+            facts.get("lablabs") or {"in_servers_group": role == "server", "in_agents_group": role == "agent"},
+            variables["kubelet_numa_rke2_config_dir"],
+            problems,
+        )
     if problems:
         return None
     layers_from, current_sources = agent.layers_from, agent.current_sources
@@ -106,8 +112,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         entries = [{"path": ours_dropin, "template": "rke2.j2", "mode": "0644", "content_for": dropin_document}]
         directories = [dropin_dir]
     elif write_files:
-        entries = [{"path": ours_fragment, "template": "rke2.j2", "mode": "0600",
-                    "content_for": lambda settings: {"kubelet-arg+": our_items(settings)}}]
+        entries = [{"path": ours_fragment, "template": "rke2.j2", "mode": "0600", "content_for": lambda settings: {"kubelet-arg+": our_items(settings)}}]
         directories = [agent.fragment_dir]
     else:
         entries, directories = [], []
@@ -126,10 +131,20 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
             report["lablabs"] = outputs
         return report
 
-    return Layout(unit="rke2-%s.service" % role, apply_unit=None, files=entries, directories=directories, before=before,
-                  layers_for=layers_for, report_key="rke2", report={"version": version, "role": role, "form": form},
-                  hand_over=None if lablabs is None else hand_over, report_for=report_for)
+    return Layout(
+        unit="rke2-%s.service" % role,
+        apply_unit=None,
+        files=entries,
+        directories=directories,
+        before=before,
+        layers_for=layers_for,
+        report_key="rke2",
+        report={"version": version, "role": role, "form": form},
+        hand_over=None if lablabs is None else hand_over,
+        report_for=report_for,
+    )
 
 
-RKE2 = Platform(name="rke2", markers=("/etc/rancher/rke2", "/usr/local/bin/rke2", "/usr/bin/rke2"),
-                paths_to_read=_paths_to_read, discover=_discover, layout=_layout)
+RKE2 = Platform(
+    name="rke2", markers=("/etc/rancher/rke2", "/usr/local/bin/rke2", "/usr/bin/rke2"), paths_to_read=_paths_to_read, discover=_discover, layout=_layout
+)

@@ -40,10 +40,13 @@ def _sets_kubelet_arg(option):
 
 def lablabs_inputs(lablabs, config_dir, problems):
     """What the lablabs.rke2 play will render for this host, from its own variables as the planning play sees them."""
-    result = {"servers_group": lablabs.get("servers_group") or LABLABS_SERVERS_GROUP,
-              "agents_group": lablabs.get("agents_group") or LABLABS_AGENTS_GROUP,
-              "in_servers_group": bool(lablabs.get("in_servers_group")), "in_agents_group": bool(lablabs.get("in_agents_group")),
-              "kubelet_config_path": config_dir + "/" + LABLABS_KUBELET_CONFIG}
+    result = {
+        "servers_group": lablabs.get("servers_group") or LABLABS_SERVERS_GROUP,
+        "agents_group": lablabs.get("agents_group") or LABLABS_AGENTS_GROUP,
+        "in_servers_group": bool(lablabs.get("in_servers_group")),
+        "in_agents_group": bool(lablabs.get("in_agents_group")),
+        "kubelet_config_path": config_dir + "/" + LABLABS_KUBELET_CONFIG,
+    }
     for name in ("rke2_server_options", "rke2_agent_options"):
         value = lablabs.get(name)
         if value is not None and (not isinstance(value, list) or not all(isinstance(item, (str, dict)) for item in value)):
@@ -64,24 +67,30 @@ def lablabs_inputs(lablabs, config_dir, problems):
     for name in rendered:
         for index, option in enumerate(result[name] or []):
             if _sets_kubelet_arg(option):
-                problems.append("%s[%d] %r sets kubelet-arg: lablabs.rke2 would render it beside numa.kubelet's kubelet-arg and RKE2 keeps only "
-                                "the later key, so one of them would be lost; move its items to rke2_kubelet_arg (numa.kubelet merges "
-                                "them and plans on them) or into kubelet_numa_config" % (name, index, option))
+                problems.append(
+                    "%s[%d] %r sets kubelet-arg: lablabs.rke2 would render it beside numa.kubelet's kubelet-arg and RKE2 keeps only "
+                    "the later key, so one of them would be lost; move its items to rke2_kubelet_arg (numa.kubelet merges "
+                    "them and plans on them) or into kubelet_numa_config" % (name, index, option)
+                )
     if result["form"] == "options" and not rendered:
-        problems.append("this host is in neither lablabs.rke2 group %r (rke2_servers_group_name) nor %r (rke2_agents_group_name): "
-                        "lablabs.rke2 renders rke2_server_options only for the first and rke2_agent_options only for the second, so "
-                        "numa.kubelet's kubelet-arg would not reach config.yaml; add the host to its group"
-                        % (result["servers_group"], result["agents_group"]))
+        problems.append(
+            "this host is in neither lablabs.rke2 group %r (rke2_servers_group_name) nor %r (rke2_agents_group_name): "
+            "lablabs.rke2 renders rke2_server_options only for the first and rke2_agent_options only for the second, so "
+            "numa.kubelet's kubelet-arg would not reach config.yaml; add the host to its group" % (result["servers_group"], result["agents_group"])
+        )
     items = list(kubelet_arg or [])
     for item in items:
         key = flag_key(item)
         if key == "config-dir" or (key == "config" and result["form"] != "kubelet_config"):
-            problems.append("rke2_kubelet_arg item %r names kubelet config numa.kubelet cannot plan on; give the settings as "
-                            "rke2_kubelet_config (lablabs.rke2 writes it to %s) and numa.kubelet merges its own into it"
-                            % (item, result["kubelet_config_path"]))
+            problems.append(
+                "rke2_kubelet_arg item %r names kubelet config numa.kubelet cannot plan on; give the settings as "
+                "rke2_kubelet_config (lablabs.rke2 writes it to %s) and numa.kubelet merges its own into it" % (item, result["kubelet_config_path"])
+            )
         elif key == "config" and item.partition("=")[2] != result["kubelet_config_path"]:
-            problems.append("rke2_kubelet_arg item %r: lablabs.rke2 writes rke2_kubelet_config to %s; name that file or leave the item "
-                            "out (numa.kubelet adds it)" % (item, result["kubelet_config_path"]))
+            problems.append(
+                "rke2_kubelet_arg item %r: lablabs.rke2 writes rke2_kubelet_config to %s; name that file or leave the item "
+                "out (numa.kubelet adds it)" % (item, result["kubelet_config_path"])
+            )
     if result["form"] == "kubelet_config" and not any(flag_key(item) == "config" for item in items):
         items.append("--config=" + result["kubelet_config_path"])
     result["kubelet_arg_with_config"] = items
@@ -114,8 +123,9 @@ def lablabs_kubelet_config(lablabs, settings, problems):
         elif isinstance(user[name], dict) and isinstance(value, dict):
             for key in sorted(set(user[name]) & set(value)):
                 if user[name][key] != value[key]:
-                    problems.append("rke2_kubelet_config.%s.%s is %r, kubelet_numa_config says %r: set it in one place"
-                                    % (name, key, user[name][key], value[key]))
+                    problems.append(
+                        "rke2_kubelet_config.%s.%s is %r, kubelet_numa_config says %r: set it in one place" % (name, key, user[name][key], value[key])
+                    )
         else:
             problems.append("rke2_kubelet_config.%s is %r, kubelet_numa_config says %r: set it in one place" % (name, user[name], value))
     document = merge_patch({key: value for key, value in user.items() if key not in ("apiVersion", "kind")}, settings)
@@ -136,13 +146,16 @@ def lablabs_outputs(lablabs, settings, ours, problems):
             agent.append(line)
     elif lablabs["form"] == "kubelet_arg":
         for item, our in _conflicting_items(user_items, ours):
-            problems.append("rke2_kubelet_arg item %r contradicts numa.kubelet's %r (both reach the kubelet; the later wins): move the "
-                            "setting into kubelet_numa_config" % (item, our))
+            problems.append(
+                "rke2_kubelet_arg item %r contradicts numa.kubelet's %r (both reach the kubelet; the later wins): move the "
+                "setting into kubelet_numa_config" % (item, our)
+            )
         outputs["rke2_kubelet_arg"] = list(user_items) + ours
     else:
         outputs["rke2_kubelet_arg"] = lablabs["kubelet_arg_with_config"]
-        outputs["rke2_kubelet_config"] = {key: value for key, value in lablabs_kubelet_config(lablabs, settings, problems).items()
-                                          if key not in ("apiVersion", "kind")}
+        outputs["rke2_kubelet_config"] = {
+            key: value for key, value in lablabs_kubelet_config(lablabs, settings, problems).items() if key not in ("apiVersion", "kind")
+        }
     outputs.update(rke2_server_options=server, rke2_agent_options=agent)
     return outputs
 
@@ -162,7 +175,9 @@ def lablabs_hand_over(lablabs, settings, ours, config_path, before, effective, c
         "kubelet_numa_rke2_server_options, _agent_options, _kubelet_arg and _kubelet_config to lablabs.rke2 as "
         "examples/lablabs-rke2.yml does, and set no rke2_kubelet_arg or rke2_*_options where the planning play cannot see "
         "them (the lablabs.rke2 play's or task's vars): lablabs renders them as a later kubelet-arg key, which RKE2 keeps"
-        % (config_path, manager_summary(before, capacity), manager_summary(effective, capacity))]
-    warning = ("%s does not carry numa.kubelet's kubelet settings yet: lablabs.rke2 writes them from kubelet_numa_rke2_* "
-               "(examples/lablabs-rke2.yml)" % config_path)
+        % (config_path, manager_summary(before, capacity), manager_summary(effective, capacity))
+    ]
+    warning = (
+        "%s does not carry numa.kubelet's kubelet settings yet: lablabs.rke2 writes them from kubelet_numa_rke2_* (examples/lablabs-rke2.yml)" % config_path
+    )
     return outputs, True, [warning]

@@ -117,7 +117,7 @@ def _positive_scale_int64(base: int, scale: int) -> int | None:
         return base
     if scale >= _LOG10_MAX_INT64:
         return None
-    result = base * 10 ** scale
+    result = base * 10**scale
     return result if _fits_int64(result) else None
 
 
@@ -175,8 +175,8 @@ def _canonical_base10(unscaled: int, exponent: int, int64_backed: bool) -> tuple
     exponent = _wrap_int32(exponent + times)
     remainder = _go_rem3(exponent)
     steps = {1: 1, -2: 1, 2: 2, -1: 2}.get(remainder, 0)
-    if int64_backed and _fits_int64(magnitude * 10 ** steps):
-        magnitude, exponent = magnitude * 10 ** steps, _wrap_int32(exponent - steps)
+    if int64_backed and _fits_int64(magnitude * 10**steps):
+        magnitude, exponent = magnitude * 10**steps, _wrap_int32(exponent - steps)
     else:
         while _go_rem3(exponent) != 0:
             magnitude, exponent = magnitude * 10, _wrap_int32(exponent - 1)
@@ -195,7 +195,7 @@ def _round_up_to_nano(magnitude: int, scale: int) -> _InfDec:
     shift = scale + _NANO
     if shift > _digit_count(magnitude):
         return _InfDec(1, -_NANO)
-    quotient, remainder = divmod(magnitude, 10 ** shift)
+    quotient, remainder = divmod(magnitude, 10**shift)
     return _InfDec(quotient + (remainder != 0), -_NANO)
 
 
@@ -285,10 +285,10 @@ def _interpret_suffix(suffix: str) -> tuple[int, int, str] | None:
 def _whole(unscaled: int, exponent: int) -> int | None:
     """unscaled * 10**exponent as an int, or None when it has a fractional part."""
     if exponent >= 0:
-        return unscaled * 10 ** exponent
+        return unscaled * 10**exponent
     if unscaled and -exponent > _digit_count(abs(unscaled)):
         return None
-    quotient, remainder = divmod(unscaled, 10 ** -exponent)
+    quotient, remainder = divmod(unscaled, 10**-exponent)
     return None if remainder else quotient
 
 
@@ -333,11 +333,11 @@ def _scaled_value(unscaled: int, exponent: int) -> int:
     if exponent >= _LOG10_MAX_INT64:
         magnitude = _MOST_POSITIVE + 1
     elif exponent >= 0:
-        magnitude *= 10 ** exponent
+        magnitude *= 10**exponent
     elif -exponent > _digit_count(magnitude):
         magnitude = 1
     else:
-        quotient, remainder = divmod(magnitude, 10 ** -exponent)
+        quotient, remainder = divmod(magnitude, 10**-exponent)
         magnitude = quotient + (remainder != 0)
     if unscaled < 0:
         return max(-magnitude, _MOST_NEGATIVE)

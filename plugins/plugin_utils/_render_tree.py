@@ -45,7 +45,10 @@ def host_name_problem(host):
         return "inventory host name %r: holds a control character, which cannot be a plain file name" % host
     if len(host.encode("utf-8", "surrogatepass")) > _NAME_MAX:
         return "inventory host name %r...: is %d bytes long; a file name can have at most %d" % (
-            host[:40], len(host.encode("utf-8", "surrogatepass")), _NAME_MAX)
+            host[:40],
+            len(host.encode("utf-8", "surrogatepass")),
+            _NAME_MAX,
+        )
     if host == MANIFEST or host.startswith(_TEMP_PREFIX):
         return "inventory host name %r: is a name numa.kubelet.render keeps for itself" % host
     return None
@@ -123,9 +126,10 @@ class _Tree:
             fd = os.open(parts[-1], _DIR_FLAGS, dir_fd=parent)
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                raise RenderPathError("%s/%s: %s, not a directory numa.kubelet.render made; it follows no link and replaces no file: "
-                                      "move it away" % (self.label, "/".join(parts), "is a symlink" if self._is_link(parent, parts[-1])
-                                                        else "is a file")) from None
+                raise RenderPathError(
+                    "%s/%s: %s, not a directory numa.kubelet.render made; it follows no link and replaces no file: "
+                    "move it away" % (self.label, "/".join(parts), "is a symlink" if self._is_link(parent, parts[-1]) else "is a file")
+                ) from None
             raise
         self.fds[parts] = fd
         return fd
@@ -178,8 +182,10 @@ def _open_host(dest, host, create):
     except OSError as exc:
         os.close(dest_fd)
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise RenderPathError("%s: %s; numa.kubelet.render writes a host's files only into a directory of its own under dest and "
-                                  "follows no link: move it away" % (label, "is a symlink" if os.path.islink(label) else "is not a directory")) from exc
+            raise RenderPathError(
+                "%s: %s; numa.kubelet.render writes a host's files only into a directory of its own under dest and "
+                "follows no link: move it away" % (label, "is a symlink" if os.path.islink(label) else "is not a directory")
+            ) from exc
         raise
     return dest_fd, _Tree(host_fd, label), made
 
@@ -196,10 +202,14 @@ def _manifest(tree):
         for path in list(files) + dirs:
             _relative_parts(path)  # a listed path never leads out of the host directory
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RenderPathError):
-        raise RenderPathError("%s/%s: is not a manifest numa.kubelet.render wrote; remove it (and the files you no longer want) by hand"
-                              % (tree.label, MANIFEST)) from None
-    return {"files": {str(path): str(digest) for path, digest in files.items()}, "dirs": [str(path) for path in dirs],
-            "host_dir_created": manifest.get("host_dir_created") is True}
+        raise RenderPathError(
+            "%s/%s: is not a manifest numa.kubelet.render wrote; remove it (and the files you no longer want) by hand" % (tree.label, MANIFEST)
+        ) from None
+    return {
+        "files": {str(path): str(digest) for path, digest in files.items()},
+        "dirs": [str(path) for path in dirs],
+        "host_dir_created": manifest.get("host_dir_created") is True,
+    }
 
 
 def _ours(tree, relative, manifest):
@@ -244,9 +254,15 @@ def write_host(dest, host, outputs, check_mode=False):
                 tree.directory(parts[:length], create=None)  # refuses a symlink or a file on the way
             kind = tree.kind(parts)
             if kind is not None and not (kind == "file" and _ours(tree, relative, manifest)):
-                raise RenderPathError("%s/%s: exists and %s; numa.kubelet.render replaces only the files it wrote (listed in %s): move it away"
-                                      % (tree.label, relative, "is a symlink" if kind == "symlink" else
-                                         "is a directory" if kind == "dir" else "is not a file it wrote, or was changed since", MANIFEST))
+                raise RenderPathError(
+                    "%s/%s: exists and %s; numa.kubelet.render replaces only the files it wrote (listed in %s): move it away"
+                    % (
+                        tree.label,
+                        relative,
+                        "is a symlink" if kind == "symlink" else "is a directory" if kind == "dir" else "is not a file it wrote, or was changed since",
+                        MANIFEST,
+                    )
+                )
         stale = [relative for relative in manifest["files"] if relative not in wanted]
         if check_mode:
             return []
@@ -304,7 +320,7 @@ def _remove_empty_dirs(tree, dirs):
         parent = tree.directory(parts[:-1], create=None)
         if parent is None:
             continue
-        for key in [key for key in tree.fds if key[:len(parts)] == tuple(parts)]:
+        for key in [key for key in tree.fds if key[: len(parts)] == tuple(parts)]:
             os.close(tree.fds.pop(key))
         try:
             os.rmdir(parts[-1], dir_fd=parent)  # only an empty real directory goes; a symlink gives ENOTDIR

@@ -37,10 +37,13 @@ _PERCENT = re.compile(r"^([1-9][0-9]?|100)%$")
 
 def serial_problems(serial):
     """Problems with a rollout batch size: a count >= 1 or a percentage of 1-100 %."""
-    if isinstance(serial, bool) or not ((isinstance(serial, int) and serial >= 1)
-                                        or (isinstance(serial, str) and (_COUNT.match(serial) or _PERCENT.match(serial)))):
-        return ["kubelet_numa_rollout_serial: %r (%s) is neither a count (1, 2, ...) nor a percentage (1%% to 100%%)"
-                % (plain_data(serial), _builtin_type_name(serial))]
+    if isinstance(serial, bool) or not (
+        (isinstance(serial, int) and serial >= 1) or (isinstance(serial, str) and (_COUNT.match(serial) or _PERCENT.match(serial)))
+    ):
+        return [
+            "kubelet_numa_rollout_serial: %r (%s) is neither a count (1, 2, ...) nor a percentage (1%% to 100%%)"
+            % (plain_data(serial), _builtin_type_name(serial))
+        ]
     return []
 
 
@@ -70,8 +73,7 @@ def _ancestors(group, parents):
 
 
 def _host_groups(inventory, host, parents):
-    direct = {group for group, data in inventory.items()
-              if group != "_meta" and isinstance(data, dict) and host in (data.get("hosts") or [])}
+    direct = {group for group, data in inventory.items() if group != "_meta" and isinstance(data, dict) and host in (data.get("hosts") or [])}
     found = set(direct)
     for group in direct:
         found |= _ancestors(group, parents)
@@ -103,10 +105,11 @@ def intent_conflicts(inventory, hosts):
             contenders = [group for group in specific if priorities[group] == top]
             values = {repr(inventory[group]["vars"][name]) for group in contenders}
             if len(values) > 1:
-                problems.append("%s: %s is set differently by groups %s, neither a child of the other and of equal "
-                                "ansible_group_priority; Ansible would pick %s by name order. Set it in one place, in a "
-                                "host variable, or give one group a higher ansible_group_priority"
-                                % (host, name, " and ".join(contenders), contenders[-1]))
+                problems.append(
+                    "%s: %s is set differently by groups %s, neither a child of the other and of equal "
+                    "ansible_group_priority; Ansible would pick %s by name order. Set it in one place, in a "
+                    "host variable, or give one group a higher ansible_group_priority" % (host, name, " and ".join(contenders), contenders[-1])
+                )
     return problems
 
 
@@ -185,7 +188,10 @@ def _as_the_kubelet_runs_it(planned):
 
 def _differs(field, running, planned):
     return "/configz: %s is %s in the running kubelet, the plan %s" % (
-        field, "not set" if running is None else running, "not set" if planned is None else planned)
+        field,
+        "not set" if running is None else running,
+        "not set" if planned is None else planned,
+    )
 
 
 def _same_quantity(running, planned):
@@ -199,9 +205,11 @@ def _same_quantity(running, planned):
 def _map_drift(field, running, planned):
     if not isinstance(running, dict):
         return [_differs(field, running, planned)]
-    return [_differs("%s[%s]" % (field, key), running.get(key), planned.get(key))
-            for key in sorted(set(running) | set(planned))
-            if key not in running or key not in planned or not _same_quantity(running[key], planned[key])]
+    return [
+        _differs("%s[%s]" % (field, key), running.get(key), planned.get(key))
+        for key in sorted(set(running) | set(planned))
+        if key not in running or key not in planned or not _same_quantity(running[key], planned[key])
+    ]
 
 
 def _reserved_memory_limits(entries):
@@ -221,10 +229,11 @@ def _reserved_memory_drift(running, planned):
     running_limits, planned_limits = _reserved_memory_limits(running or []), _reserved_memory_limits(planned or [])
     if running_limits is None:
         return ["/configz: reservedMemory is %r in the running kubelet, not a list of numaNode and limits" % (running,)]
-    return [_differs("reservedMemory[numaNode=%s][%s]" % key, running_limits.get(key), planned_limits.get(key))
-            for key in sorted(set(running_limits) | set(planned_limits), key=str)
-            if key not in running_limits or key not in planned_limits
-            or not _same_quantity(running_limits[key], planned_limits[key])]
+    return [
+        _differs("reservedMemory[numaNode=%s][%s]" % key, running_limits.get(key), planned_limits.get(key))
+        for key in sorted(set(running_limits) | set(planned_limits), key=str)
+        if key not in running_limits or key not in planned_limits or not _same_quantity(running_limits[key], planned_limits[key])
+    ]
 
 
 def parse_configz(answer):
@@ -235,8 +244,7 @@ def parse_configz(answer):
         except ValueError as exc:
             return None, "/configz: the answer is not JSON (%s): %.200r" % (exc, answer)
     if not isinstance(answer, dict) or not isinstance(answer.get("kubeletconfig"), dict):
-        return None, ("/configz: the answer has no kubeletconfig mapping (the kubelet answers {\"kubeletconfig\": {...}}): %.200r"
-                      % (plain_data(answer),))
+        return None, ('/configz: the answer has no kubeletconfig mapping (the kubelet answers {"kubeletconfig": {...}}): %.200r' % (plain_data(answer),))
     return answer["kubeletconfig"], None
 
 

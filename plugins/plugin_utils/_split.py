@@ -45,22 +45,38 @@ def numa_nodes_from(value):
         if isinstance(item, dict):
             unknown = sorted((str(key) for key in item if key not in NUMA_NODE_KEYS))
             if unknown:
-                guesses = ["%s (did you mean %s?)" % (key, difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6)[0])
-                           if difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6) else key for key in unknown]
-                raise KubeletConfigError(["numa_nodes[%d]: unknown keys %s; a NUMA node has only %s (as numa.kubelet.numa_facts reports it)"
-                                          % (index, ", ".join(guesses), ", ".join(NUMA_NODE_KEYS))])
+                guesses = [
+                    "%s (did you mean %s?)" % (key, difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6)[0])
+                    if difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6)
+                    else key
+                    for key in unknown
+                ]
+                raise KubeletConfigError(
+                    [
+                        "numa_nodes[%d]: unknown keys %s; a NUMA node has only %s (as numa.kubelet.numa_facts reports it)"
+                        % (index, ", ".join(guesses), ", ".join(NUMA_NODE_KEYS))
+                    ]
+                )
             node_id, memory = item.get("id"), item.get("memory_bytes")
             if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
                 raise KubeletConfigError(["numa_nodes[%d].memory_bytes: %r must be a positive integer number of bytes" % (index, memory)])
             cpus = item.get("cpus")
             if cpus is not None and (not isinstance(cpus, list) or any(isinstance(cpu, bool) or not isinstance(cpu, int) or cpu < 0 for cpu in cpus)):
-                raise KubeletConfigError(["numa_nodes[%d].cpus: %r must be a list of CPU ids (non-negative integers, e.g. [0, 1, 2]; "
-                                          "not a cpulist string such as \"0-63\")" % (index, cpus)])
+                raise KubeletConfigError(
+                    [
+                        "numa_nodes[%d].cpus: %r must be a list of CPU ids (non-negative integers, e.g. [0, 1, 2]; "
+                        'not a cpulist string such as "0-63")' % (index, cpus)
+                    ]
+                )
         else:
             node_id = item
         if isinstance(node_id, bool) or not isinstance(node_id, int) or not 0 <= node_id <= _INT32_MAX:
-            raise KubeletConfigError(["numa_nodes[%d]: NUMA node id %r must be a non-negative integer no larger than %d "
-                                      "(the kubelet's reservedMemory numaNode is an int32)" % (index, node_id, _INT32_MAX)])
+            raise KubeletConfigError(
+                [
+                    "numa_nodes[%d]: NUMA node id %r must be a non-negative integer no larger than %d "
+                    "(the kubelet's reservedMemory numaNode is an int32)" % (index, node_id, _INT32_MAX)
+                ]
+            )
         nodes.append(NumaNode(node_id, memory))
     if not nodes:
         raise KubeletConfigError(["numa_nodes: the list is empty; the node needs at least NUMA node 0"])
@@ -89,14 +105,20 @@ def _whole_bytes(total, reservation):
     """
     if total.exact > _INT64_MAX:
         raise KubeletConfigError(
-            ["the memory reservation %s = %s exceeds the int64 maximum (%d bytes), so no reservedMemory can match it "
-             "(the kubelet converts every reservedMemory limit to an int64 number of bytes; Kubernetes clamps a larger "
-             "binary quantity such as 9Ei to that maximum)" % (reservation.describe(), total, _INT64_MAX)])
+            [
+                "the memory reservation %s = %s exceeds the int64 maximum (%d bytes), so no reservedMemory can match it "
+                "(the kubelet converts every reservedMemory limit to an int64 number of bytes; Kubernetes clamps a larger "
+                "binary quantity such as 9Ei to that maximum)" % (reservation.describe(), total, _INT64_MAX)
+            ]
+        )
     value = total.value()
     if total.exact != value:
         raise KubeletConfigError(
-            ["the memory reservation %s = %s is not a whole number of bytes, so no reservedMemory can match it exactly "
-             "(the kubelet converts every reservedMemory limit to an int64 number of bytes)" % (reservation.describe(), total)])
+            [
+                "the memory reservation %s = %s is not a whole number of bytes, so no reservedMemory can match it exactly "
+                "(the kubelet converts every reservedMemory limit to an int64 number of bytes)" % (reservation.describe(), total)
+            ]
+        )
     return value
 
 
@@ -111,8 +133,11 @@ def _proportional(total_bytes, nodes):
     unknown = [node.id for node in nodes if node.memory_bytes is None]
     if unknown:
         raise KubeletConfigError(
-            ["split 'proportional' needs each node's memory: NUMA nodes %s have no memory_bytes (pass the numa_nodes list "
-             "from numa.kubelet.numa_facts, not bare ids)" % unknown])
+            [
+                "split 'proportional' needs each node's memory: NUMA nodes %s have no memory_bytes (pass the numa_nodes list "
+                "from numa.kubelet.numa_facts, not bare ids)" % unknown
+            ]
+        )
     node_memory = sum(node.memory_bytes for node in nodes)
     # The coarsest unit in which every exact share is whole; failing that, bytes with the largest remainders rounded up.
     unit = next((unit for unit in _BINARY_UNITS if all(total_bytes * node.memory_bytes % (node_memory * unit) == 0 for node in nodes)), 1)
@@ -120,7 +145,7 @@ def _proportional(total_bytes, nodes):
     floors = {node.id: units * node.memory_bytes // node_memory for node in nodes}
     # Largest remainder first; on a tie the lower id gets the extra unit.
     by_remainder = sorted(nodes, key=lambda node: (-(units * node.memory_bytes % node_memory), node.id))
-    for node in by_remainder[:units - sum(floors.values())]:
+    for node in by_remainder[: units - sum(floors.values())]:
         floors[node.id] += 1
     return {node_id: count * unit for node_id, count in floors.items()}
 
@@ -131,7 +156,7 @@ def _explicit(split, total, reservation, nodes):
     for key, value in split.items():
         node_id = _split_key(key)
         if node_id is None:
-            problems.append("split: key %r must be a NUMA node id (a non-negative integer such as 0 or \"1\")" % (key,))
+            problems.append('split: key %r must be a NUMA node id (a non-negative integer such as 0 or "1")' % (key,))
             continue
         if node_id in shares:
             problems.append("split: key %r must be a distinct non-negative NUMA node id" % (key,))
@@ -144,8 +169,10 @@ def _explicit(split, total, reservation, nodes):
         if share.sign() < 0:
             problems.append("split[%s]: %s is negative; a NUMA node cannot give memory back" % (key, value))
         elif not share.is_zero() and share.as_int64() is None:
-            problems.append("split[%s]: %s: could not covert a variable of type Quantity to int64 (the kubelet's words: "
-                            "write the share as whole bytes or in a unit that keeps it an integer, e.g. Mi)" % (key, value))
+            problems.append(
+                "split[%s]: %s: could not covert a variable of type Quantity to int64 (the kubelet's words: "
+                "write the share as whole bytes or in a unit that keeps it an integer, e.g. Mi)" % (key, value)
+            )
         shares[node_id] = share
     if problems:
         raise KubeletConfigError(problems)
@@ -159,12 +186,12 @@ def _explicit(split, total, reservation, nodes):
     if written != total:
         problems.append(
             "split: the explicit shares %s sum to %s, but the reservation is %s = %s; the kubelet refuses any other total"
-            % ({node_id: str(shares[node_id]) for node_id in sorted(shares)}, written, reservation.describe(), total))
+            % ({node_id: str(shares[node_id]) for node_id in sorted(shares)}, written, reservation.describe(), total)
+        )
     problems.extend(node_fit_problems({node_id: share.as_int64() for node_id, share in shares.items()}, nodes))
     if problems:
         raise KubeletConfigError(problems)
-    return [{"numaNode": node_id, "limits": {MEMORY_TYPE: str(split[_key_for(split, node_id)])}}
-            for node_id in sorted(shares) if not shares[node_id].is_zero()]
+    return [{"numaNode": node_id, "limits": {MEMORY_TYPE: str(split[_key_for(split, node_id)])}} for node_id in sorted(shares) if not shares[node_id].is_zero()]
 
 
 def _split_key(key):
@@ -185,10 +212,12 @@ def _key_for(split, node_id):
 def node_fit_problems(shares, nodes):
     """A share larger than its node's memory: the kubelet does not check it (it subtracts on uint64), we do."""
     memory = {node.id: node.memory_bytes for node in nodes}
-    return ["reservedMemory for NUMA node %d is %s but that node has only %s of memory (node MemTotal)"
-            % (node_id, canonical_bytes(share), canonical_bytes(memory[node_id]))
-            for node_id, share in sorted(shares.items())
-            if memory.get(node_id) is not None and share is not None and share > memory[node_id]]
+    return [
+        "reservedMemory for NUMA node %d is %s but that node has only %s of memory (node MemTotal)"
+        % (node_id, canonical_bytes(share), canonical_bytes(memory[node_id]))
+        for node_id, share in sorted(shares.items())
+        if memory.get(node_id) is not None and share is not None and share > memory[node_id]
+    ]
 
 
 def reserved_memory(config, numa_nodes, split="even", memory_capacity=None):
@@ -210,8 +239,13 @@ def reserved_memory(config, numa_nodes, split="even", memory_capacity=None):
         raise KubeletConfigError(["split: %r is not a strategy: use one of %s or a mapping {numa_id: quantity}" % (split, ", ".join(SPLIT_STRATEGIES))])
     if total.is_zero():
         raise KubeletConfigError(
-            ["nothing to reserve: kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0, "
-             "and the Static memory manager refuses that ([memorymanager] you should specify the system reserved memory)"])
+            [
+                (
+                    "nothing to reserve: kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0, "
+                    "and the Static memory manager refuses that ([memorymanager] you should specify the system reserved memory)"
+                )
+            ]
+        )
     total_bytes = _whole_bytes(total, reservation)
     if split == "first":
         shares = {nodes[0].id: total_bytes}

@@ -84,8 +84,7 @@ def _check_unknown_fields(config):
             continue
         guess = difflib.get_close_matches(str(name), sorted(KUBELET_CONFIGURATION_FIELDS), n=1, cutoff=0.6)
         hint = '; did you mean "%s"?' % guess[0] if guess else ""
-        problems.append('%s: unknown KubeletConfiguration (%s) field; the kubelet ignores it silently and starts without it%s'
-                        % (name, API_VERSION, hint))
+        problems.append("%s: unknown KubeletConfiguration (%s) field; the kubelet ignores it silently and starts without it%s" % (name, API_VERSION, hint))
     if problems:
         raise KubeletConfigError(problems)
 
@@ -120,31 +119,39 @@ def _parse_reserved_memory(config):
         for resource_name, text in limits.items():
             limit_path = "%s.limits.%s" % (path, resource_name)
             if not isinstance(resource_name, str) or not is_memory_type(resource_name):
-                problems.append('%s: invalid configuration: the limit type "%s" for NUMA node %d is not supported, only [%s %s<HugePageSize>] is accepted'
-                                % (limit_path, resource_name, numa_node, MEMORY_TYPE, HUGEPAGES_PREFIX))
+                problems.append(
+                    '%s: invalid configuration: the limit type "%s" for NUMA node %d is not supported, only [%s %s<HugePageSize>] is accepted'
+                    % (limit_path, resource_name, numa_node, MEMORY_TYPE, HUGEPAGES_PREFIX)
+                )
             try:
                 quantity = parse_quantity(text, limit_path)
             except KubeletConfigError as exc:
                 problems.extend(exc.problems)
                 continue
             if quantity.is_zero():
-                problems.append('%s: invalid configuration: reserved memory may not be zero for NUMA node %d and resource "%s"'
-                                % (limit_path, numa_node, resource_name))
+                problems.append(
+                    '%s: invalid configuration: reserved memory may not be zero for NUMA node %d and resource "%s"' % (limit_path, numa_node, resource_name)
+                )
             elif quantity.sign() < 0:
                 # The kubelet does not check the sign; a negative limit wraps around when it converts to uint64.
                 problems.append("%s: %s is negative; a reservation must be a positive amount of memory" % (limit_path, text))
             elif quantity.as_int64() is None:
-                problems.append("%s: %s: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
-                                "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)" % (limit_path, text))
+                problems.append(
+                    "%s: %s: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
+                    "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)" % (limit_path, text)
+                )
             if (numa_node, resource_name) in seen:
-                problems.append('%s: invalid configuration: the reserved memory has a duplicate value for NUMA node %d and resource "%s"'
-                                % (limit_path, numa_node, resource_name))
+                problems.append(
+                    '%s: invalid configuration: the reserved memory has a duplicate value for NUMA node %d and resource "%s"'
+                    % (limit_path, numa_node, resource_name)
+                )
             seen.add((numa_node, resource_name))
             if isinstance(resource_name, str) and resource_name.startswith(HUGEPAGES_PREFIX):
                 problems.append(
                     '%s: hugepages cannot be reserved here: kubeReserved/systemReserved cannot hold hugepages (cannot reserve "%s" resource), '
                     'so the kubelet compares this with 0 and refuses it (the total amount "%s" of type "%s" is not equal to the value "0" '
-                    "determined by Node Allocatable feature); reserve only memory" % (limit_path, resource_name, quantity, resource_name))
+                    "determined by Node Allocatable feature); reserve only memory" % (limit_path, resource_name, quantity, resource_name)
+                )
             parsed[resource_name] = quantity
         entries.append(MemoryReservationEntry(numa_node, parsed))
     if problems:
@@ -163,22 +170,23 @@ def _check_memory_manager(config, report, entries, nodes, memory_capacity):
         raise KubeletConfigError(['memoryManagerPolicy: unknown policy: "%s"%s%s' % (policy, hint, lookalike_hint(policy))])
     if policy != MEMORY_MANAGER_STATIC:
         if config.get("reservedMemory"):
-            raise KubeletConfigError(['reservedMemory: set without memoryManagerPolicy "%s"; the kubelet ignores it under policy "%s"'
-                                      % (MEMORY_MANAGER_STATIC, policy)])
+            raise KubeletConfigError(
+                ['reservedMemory: set without memoryManagerPolicy "%s"; the kubelet ignores it under policy "%s"' % (MEMORY_MANAGER_STATIC, policy)]
+            )
         return
     topology_policy = config.get("topologyManagerPolicy") or "none"
     if topology_policy not in NUMA_ALIGNING_TOPOLOGY_POLICIES:
         report.warnings.append(
             'topologyManagerPolicy "%s" with memoryManagerPolicy "Static": pods are admitted even when their memory cannot be kept '
-            'on one NUMA node; use "single-numa-node" or "restricted"' % topology_policy)
+            'on one NUMA node; use "single-numa-node" or "restricted"' % topology_policy
+        )
     if entries is None:
         return
     if nodes:
         known = {node.id for node in nodes}
         missing = sorted({entry.numa_node for entry in entries if entry.numa_node not in known})
         for numa_node in missing:
-            report.errors.append("reservedMemory: the reserved memory configuration references a NUMA node %d that does not exist on this machine"
-                                 % numa_node)
+            report.errors.append("reservedMemory: the reserved memory configuration references a NUMA node %d that does not exist on this machine" % numa_node)
         shares = {}
         for entry in entries:
             if MEMORY_TYPE in entry.limits and entry.limits[MEMORY_TYPE].as_int64() is not None:
@@ -201,11 +209,15 @@ def _check_sums(report, entries, reservation):
         expected = Quantity.from_int(0, "DecimalSI") + allocatable.get(resource_name, Quantity.from_int(0, "DecimalSI"))
         if reserved != expected:
             origin = reservation.describe() if resource_name == MEMORY_TYPE else "kubeReserved/systemReserved cannot hold %s" % resource_name
-            report.errors.append('reservedMemory: the total amount "%s" of type "%s" is not equal to the value "%s" determined by Node Allocatable feature (%s)'
-                                 % (reserved, resource_name, expected, origin))
+            report.errors.append(
+                'reservedMemory: the total amount "%s" of type "%s" is not equal to the value "%s" determined by Node Allocatable feature (%s)'
+                % (reserved, resource_name, expected, origin)
+            )
     if reservation.total.is_zero() and not totals.get(MEMORY_TYPE):
-        report.errors.append("memoryManagerPolicy: [memorymanager] you should specify the system reserved memory "
-                             "(kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0)")
+        report.errors.append(
+            "memoryManagerPolicy: [memorymanager] you should specify the system reserved memory "
+            "(kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0)"
+        )
 
 
 def _check_cpu_manager(config):
@@ -221,15 +233,22 @@ def _check_cpu_manager(config):
         if cpu is not None:
             reserved = reserved + cpu
     if reserved.is_zero():
-        raise KubeletConfigError(['cpuManagerPolicy: [cpumanager] unable to determine reserved CPU resources for static policy '
-                                  '(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)'])
+        raise KubeletConfigError(
+            [
+                (
+                    "cpuManagerPolicy: [cpumanager] unable to determine reserved CPU resources for static policy "
+                    "(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)"
+                )
+            ]
+        )
 
 
 def _check_topology_manager(config):
     policy = string_field(config, "topologyManagerPolicy")
     if policy is not None and policy not in TOPOLOGY_MANAGER_POLICIES:
-        raise KubeletConfigError(['topologyManagerPolicy: unknown policy: "%s" (one of %s)%s'
-                                  % (policy, ", ".join(TOPOLOGY_MANAGER_POLICIES), lookalike_hint(policy))])
+        raise KubeletConfigError(
+            ['topologyManagerPolicy: unknown policy: "%s" (one of %s)%s' % (policy, ", ".join(TOPOLOGY_MANAGER_POLICIES), lookalike_hint(policy))]
+        )
 
 
 def check_kubelet_config(config, numa_nodes=None, memory_capacity=None):

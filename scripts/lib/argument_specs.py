@@ -25,8 +25,7 @@ OPTIONS = "    options:"
 def _entry_points(lines):
     """[(name, first line, end line)] of the entry points under argument_specs."""
     starts = [(index, match.group(1)) for index, line in enumerate(lines) for match in [ENTRY_POINT.match(line)] if match]
-    return [(name, start, starts[number + 1][0] if number + 1 < len(starts) else len(lines))
-            for number, (start, name) in enumerate(starts)]
+    return [(name, start, starts[number + 1][0] if number + 1 < len(starts) else len(lines)) for number, (start, name) in enumerate(starts)]
 
 
 def _trailer(lines):
@@ -50,14 +49,14 @@ def rewrite(text, source="main"):
     options_at = [index for index in range(start, end) if lines[index].rstrip("\n") == OPTIONS]
     if not options_at:
         raise ValueError("the %s entry point has no options" % source)
-    copied = lines[options_at[0]:end - _trailer(lines[start:end])]
-    result = lines[:entry_points[0][1]]
+    copied = lines[options_at[0] : end - _trailer(lines[start:end])]
+    result = lines[: entry_points[0][1]]
     for name, start, end in entry_points:
         own = lines[start:end]
         if name != source:
-            trailer = own[len(own) - _trailer(own):]
+            trailer = own[len(own) - _trailer(own) :]
             keep = [index for index, line in enumerate(own) if line.rstrip("\n") == OPTIONS]
-            own = own[:keep[0] if keep else len(own) - len(trailer)] + copied + trailer
+            own = own[: keep[0] if keep else len(own) - len(trailer)] + copied + trailer
         result.extend(own)
     return "".join(result)
 

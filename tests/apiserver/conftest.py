@@ -38,18 +38,23 @@ LAYOUT = {"rollout-n1": "kubeadm", "rollout-n2": "kubeadm", "rollout-n3": "rke2-
 PLATFORM = {"kubeadm": "kubeadm", "rke2-agent": "rke2"}
 UNIT = {"kubeadm": "kubelet.service", "rke2-agent": "rke2-agent.service"}
 # The drop-in numa.kubelet writes: kubeadm's --config-dir, RKE2 1.32's kubelet.conf.d (docs/kubelet-facts.md section 4).
-DROPIN = {"kubeadm": "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf",
-          "rke2-agent": "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"}
+DROPIN = {"kubeadm": "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "rke2-agent": "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"}
 # The podman containers are named prefix + host (the hosts keep their names as inventory hosts, Nodes and hostnames),
 # so that two checkouts can run this stage on one machine at the same time.
 CONTAINER_PREFIX = os.environ.get("NUMA_KUBELET_TEST_CONTAINER_PREFIX", "")
 STARTS = "/var/log/kubelet-standin/starts.jsonl"
 FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
-INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-          "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
+INTENT = {
+    "memoryManagerPolicy": "Static",
+    "topologyManagerPolicy": "single-numa-node",
+    "kubeReserved": {"memory": "512Mi"},
+    "systemReserved": {"memory": "512Mi"},
+}
 # What numa.kubelet writes on each layout, removed so that numa-standin-provision leaves the installer's state.
-ROLE_PATHS = {"kubeadm": [DROPIN["kubeadm"], "/etc/default/kubelet", "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf"],
-              "rke2-agent": [DROPIN["rke2-agent"], "/etc/systemd/system/rke2-agent.service.d/90-numa-kubelet-reboot-reset.conf"]}
+ROLE_PATHS = {
+    "kubeadm": [DROPIN["kubeadm"], "/etc/default/kubelet", "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf"],
+    "rke2-agent": [DROPIN["rke2-agent"], "/etc/systemd/system/rke2-agent.service.d/90-numa-kubelet-reboot-reset.conf"],
+}
 
 
 def dropin(host):
@@ -92,13 +97,16 @@ class Fleet:
             run(["podman", "rm", "--force", "--ignore", container(host)], env=self.env)
         self.parallel(self.create)
         for host in HOSTS:
-            self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", container(host)],
-                                  env=self.env).stdout.strip()
+            self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", container(host)], env=self.env).stdout.strip()
         self.parallel(self.provision)
         self.agent_log = open(os.path.join(self.tmp, "node-agent.log"), "w")
         self.agent = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
-            + ["--node=%s=%s:%s" % (host, container(host), unit(host)) for host in HOSTS], stdout=self.agent_log, stderr=subprocess.STDOUT, env=self.env)
+            + ["--node=%s=%s:%s" % (host, container(host), unit(host)) for host in HOSTS],
+            stdout=self.agent_log,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+        )
         self.wait_ready()
         self.write_inventory()
 
@@ -117,17 +125,40 @@ class Fleet:
             list(pool.map(function, HOSTS))
 
     def create(self, host):
-        run(["podman", "run", "--detach", "--name", container(host), "--hostname", host, "--runtime=runc", "--systemd=always",
-             "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768", IMAGE, "/sbin/init"], env=self.env)
+        run(
+            [
+                "podman",
+                "run",
+                "--detach",
+                "--name",
+                container(host),
+                "--hostname",
+                host,
+                "--runtime=runc",
+                "--systemd=always",
+                "--ulimit",
+                "nofile=20000:20000",
+                "--ulimit",
+                "nproc=32768:32768",
+                IMAGE,
+                "/sbin/init",
+            ],
+            env=self.env,
+        )
         deadline = time.time() + 60
-        while run(["podman", "exec", container(host), "systemctl", "is-system-running"], check=False, env=self.env).stdout.strip() \
-                not in ("running", "degraded"):
+        while run(["podman", "exec", container(host), "systemctl", "is-system-running"], check=False, env=self.env).stdout.strip() not in (
+            "running",
+            "degraded",
+        ):
             assert time.time() < deadline, "%s: systemd did not finish booting in 60 s" % host
             time.sleep(0.5)
 
     def provision(self, host):
-        self.sh(host, "rm -rf %s && systemctl daemon-reload && numa-standin-provision %s"
-                % (" ".join(ROLE_PATHS[LAYOUT[host]] + ["/run/numa-kubelet", FAIL_MARKER]), LAYOUT[host]))
+        self.sh(
+            host,
+            "rm -rf %s && systemctl daemon-reload && numa-standin-provision %s"
+            % (" ".join(ROLE_PATHS[LAYOUT[host]] + ["/run/numa-kubelet", FAIL_MARKER]), LAYOUT[host]),
+        )
 
     def reset(self):
         """Every host back to the installer's state, every Node schedulable and Ready, no test pods or PDBs."""
@@ -153,8 +184,7 @@ class Fleet:
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def sh(self, host, script, check=True):
-        return run(["nsenter", "--target", self.pids[host], "--mount", "--uts", "--ipc", "--net", "--pid", "--",
-                    "/bin/sh", "-c", script], check=check)
+        return run(["nsenter", "--target", self.pids[host], "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script], check=check)
 
     def kubectl(self, *args, check=True, stdin=None):
         return run(["kubectl", "--kubeconfig=" + self.kubeconfig] + list(args), check=check, input=stdin)
@@ -178,23 +208,47 @@ class Fleet:
 
     def snapshot(self, host):
         """Checksums of the kubelet's inputs and checkpoint, and the number of kubelet starts."""
-        sums = self.sh(host, "cd / && for f in %s /var/lib/kubelet/config.yaml /var/lib/kubelet/memory_manager_state; do "
-                             "if [ -e \"$f\" ]; then sha256sum \"$f\"; else echo \"missing $f\"; fi; done" % " ".join(ROLE_PATHS[LAYOUT[host]])).stdout
+        sums = self.sh(
+            host,
+            "cd / && for f in %s /var/lib/kubelet/config.yaml /var/lib/kubelet/memory_manager_state; do "
+            'if [ -e "$f" ]; then sha256sum "$f"; else echo "missing $f"; fi; done' % " ".join(ROLE_PATHS[LAYOUT[host]]),
+        ).stdout
         return {"files": sums, "starts": len(self.starts(host))}
 
     def write_inventory(self):
-        hosts = {host: {"ansible_connection": "community.docker.nsenter", "ansible_nsenter_pid": int(self.pids[host]),
-                        "ansible_python_interpreter": "/usr/bin/python3"} for host in HOSTS}
-        inventory = {"all": {"children": {"gpu_nodes": {"hosts": hosts, "vars": {
-            "kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 10}}}}}
+        hosts = {
+            host: {
+                "ansible_connection": "community.docker.nsenter",
+                "ansible_nsenter_pid": int(self.pids[host]),
+                "ansible_python_interpreter": "/usr/bin/python3",
+            }
+            for host in HOSTS
+        }
+        inventory = {
+            "all": {
+                "children": {
+                    "gpu_nodes": {
+                        "hosts": hosts,
+                        "vars": {"kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 10},
+                    }
+                }
+            }
+        }
         self.inventory = os.path.join(self.tmp, "inventory.yml")
         with open(self.inventory, "w") as out:
             yaml.safe_dump(inventory, out)
 
     def playbook(self, name, *extra, inventory=None):
-        env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=self.collections_root, ANSIBLE_HOST_KEY_CHECKING="false",
-                   ANSIBLE_CALLBACK_RESULT_FORMAT="yaml", ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
-                   ANSIBLE_PIPELINING="true", ANSIBLE_LOCALHOST_WARNING="false")
+        env = dict(
+            os.environ,
+            ANSIBLE_COLLECTIONS_PATH=self.collections_root,
+            ANSIBLE_HOST_KEY_CHECKING="false",
+            ANSIBLE_CALLBACK_RESULT_FORMAT="yaml",
+            ANSIBLE_NOCOLOR="1",
+            ANSIBLE_FORCE_COLOR="0",
+            ANSIBLE_PIPELINING="true",
+            ANSIBLE_LOCALHOST_WARNING="false",
+        )
         env.pop("KUBECONFIG", None)
         argv = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), name, "-i", inventory or self.inventory] + list(extra)
         return run(argv, check=False, cwd=REPO, env=env)

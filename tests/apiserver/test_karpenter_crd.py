@@ -30,10 +30,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CRD = os.path.join(HERE, "karpenter", "karpenter.k8s.aws_ec2nodeclasses.yaml")
 EXAMPLE = os.path.join(REPO, "playbooks", "vars", "eks_node_classes.yml")
-SPEC = {"role": "KarpenterNodeRole", "amiSelectorTerms": [{"alias": "al2023@latest"}], "subnetSelectorTerms": [{"id": "subnet-1"}],
-        "securityGroupSelectorTerms": [{"tags": {"karpenter.sh/discovery": "my-cluster"}}]}
-TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": [0, 1]}, {"id": 1, "memory_bytes": 16 << 30, "cpus": [2, 3]}],
-            "numa_memory_capacity_bytes": 32 << 30}
+SPEC = {
+    "role": "KarpenterNodeRole",
+    "amiSelectorTerms": [{"alias": "al2023@latest"}],
+    "subnetSelectorTerms": [{"id": "subnet-1"}],
+    "securityGroupSelectorTerms": [{"tags": {"karpenter.sh/discovery": "my-cluster"}}],
+}
+TOPOLOGY = {
+    "numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": [0, 1]}, {"id": 1, "memory_bytes": 16 << 30, "cpus": [2, 3]}],
+    "numa_memory_capacity_bytes": 32 << 30,
+}
 STATIC = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}
 
 
@@ -70,24 +76,58 @@ def example_classes(collections_root, tmp_path):
     """The shipped example's classes as Ansible templates them (their cpus are Jinja ranges)."""
     out = tmp_path / "classes.json"
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_root)
-    subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible"), "localhost", "-i", "localhost,", "-c", "local",
-                    "-e", "ansible_python_interpreter=%s" % sys.executable, "-e", "@%s" % EXAMPLE, "-m", "ansible.builtin.copy",
-                    "-a", "content={{ kubelet_numa_eks_node_classes | to_json }} dest=%s" % out],
-                   check=True, capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    subprocess.run(
+        [
+            os.path.join(os.path.dirname(sys.executable), "ansible"),
+            "localhost",
+            "-i",
+            "localhost,",
+            "-c",
+            "local",
+            "-e",
+            "ansible_python_interpreter=%s" % sys.executable,
+            "-e",
+            "@%s" % EXAMPLE,
+            "-m",
+            "ansible.builtin.copy",
+            "-a",
+            "content={{ kubelet_numa_eks_node_classes | to_json }} dest=%s" % out,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path),
+    )
     return json.loads(out.read_text(encoding="utf-8"))
 
 
 def karpenter_class(name, spec=None, **overrides):
-    return dict({"name": name, "instance_type": "m5.4xlarge", "topology": copy.deepcopy(TOPOLOGY), "intent": dict(STATIC),
-                 "karpenter": {"spec": copy.deepcopy(SPEC) if spec is None else spec}}, **overrides)
+    return dict(
+        {
+            "name": name,
+            "instance_type": "m5.4xlarge",
+            "topology": copy.deepcopy(TOPOLOGY),
+            "intent": dict(STATIC),
+            "karpenter": {"spec": copy.deepcopy(SPEC) if spec is None else spec},
+        },
+        **overrides,
+    )
 
 
 def test_every_ec2nodeclass_written_is_accepted(karpenter_api, collections_root, tmp_path):
     classes = example_classes(collections_root, tmp_path) + [
         karpenter_class("formula"),
         karpenter_class("pinned", intent=dict(STATIC, kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"})),
-        karpenter_class("instance-profile", spec=dict({k: v for k, v in SPEC.items() if k != "role"}, instanceProfile="KarpenterProfile",
-                                                      amiFamily="AL2023", amiSelectorTerms=[{"tags": {"team": "ml"}}])),
+        karpenter_class(
+            "instance-profile",
+            spec=dict(
+                {k: v for k, v in SPEC.items() if k != "role"},
+                instanceProfile="KarpenterProfile",
+                amiFamily="AL2023",
+                amiSelectorTerms=[{"tags": {"team": "ml"}}],
+            ),
+        ),
     ]
     classes[-1]["karpenter"]["kubelet"] = {"kubeReserved": {"cpu": "200m", "memory": "2Gi"}}
     rendered = render_node_classes(classes, header="Ansible managed")
@@ -100,21 +140,44 @@ def test_every_ec2nodeclass_written_is_accepted(karpenter_api, collections_root,
         assert stored["spec"]["kubelet"] == yaml.safe_load(rendered["files"][name])["spec"]["kubelet"], name
 
 
-@pytest.mark.parametrize("change, server_says, we_say", [
-    (lambda spec: dict(spec, instanceProfile="KarpenterProfile"), "must specify exactly one of ['role', 'instanceProfile']",
-     "give exactly one of role and instanceProfile"),
-    (lambda spec: {k: v for k, v in spec.items() if k != "role"}, "must specify exactly one of ['role', 'instanceProfile']", "it has neither"),
-    (lambda spec: {k: v for k, v in spec.items() if k != "subnetSelectorTerms"}, "spec.subnetSelectorTerms: Required value",
-     "karpenter.spec.subnetSelectorTerms: None must be a non-empty list"),
-    (lambda spec: dict(spec, securityGroupSelectorTerms=[]), "securityGroupSelectorTerms cannot be empty",
-     "karpenter.spec.securityGroupSelectorTerms: [] must be a non-empty list"),
-    (lambda spec: dict(spec, amiSelectorTerms=[{"id": "ami-0123456789abcdef0"}]),
-     "must specify amiFamily if amiSelectorTerms does not contain an alias", "so amiFamily is required"),
-], ids=["role-and-instance-profile", "neither", "no-subnet-terms", "empty-security-group-terms", "no-alias-no-family"])
+@pytest.mark.parametrize(
+    "change, server_says, we_say",
+    [
+        (
+            lambda spec: dict(spec, instanceProfile="KarpenterProfile"),
+            "must specify exactly one of ['role', 'instanceProfile']",
+            "give exactly one of role and instanceProfile",
+        ),
+        (lambda spec: {k: v for k, v in spec.items() if k != "role"}, "must specify exactly one of ['role', 'instanceProfile']", "it has neither"),
+        (
+            lambda spec: {k: v for k, v in spec.items() if k != "subnetSelectorTerms"},
+            "spec.subnetSelectorTerms: Required value",
+            "karpenter.spec.subnetSelectorTerms: None must be a non-empty list",
+        ),
+        (
+            lambda spec: dict(spec, securityGroupSelectorTerms=[]),
+            "securityGroupSelectorTerms cannot be empty",
+            "karpenter.spec.securityGroupSelectorTerms: [] must be a non-empty list",
+        ),
+        (
+            lambda spec: dict(spec, amiSelectorTerms=[{"id": "ami-0123456789abcdef0"}]),
+            "must specify amiFamily if amiSelectorTerms does not contain an alias",
+            "so amiFamily is required",
+        ),
+    ],
+    ids=["role-and-instance-profile", "neither", "no-subnet-terms", "empty-security-group-terms", "no-alias-no-family"],
+)
 def test_what_the_crd_refuses_eks_userdata_refuses(change, server_says, we_say, karpenter_api):
     good = yaml.safe_load(render_node_classes([karpenter_class("good")])["files"]["good.ec2nodeclass.yaml"])
-    bad = dict(good, metadata={"name": "bad"}, spec=dict(change({k: v for k, v in good["spec"].items() if k not in ("kubelet", "userData")}),
-                                                         kubelet=good["spec"]["kubelet"], userData=good["spec"]["userData"]))
+    bad = dict(
+        good,
+        metadata={"name": "bad"},
+        spec=dict(
+            change({k: v for k, v in good["spec"].items() if k not in ("kubelet", "userData")}),
+            kubelet=good["spec"]["kubelet"],
+            userData=good["spec"]["userData"],
+        ),
+    )
     result = karpenter_api.kubectl("create", "--dry-run=server", "-f", "-", stdin=yaml.safe_dump(bad), check=False)
     assert result.returncode != 0 and server_says in result.stderr, result.stderr
     with pytest.raises(EksUserDataError) as refused:

@@ -32,8 +32,14 @@ EXTRA_FLAG_DROPIN = "/etc/systemd/system/kubelet.service.d/95-test-extra-flag.co
 
 
 def cluster_vars(fleet, *extra):
-    return ["-e", "kubelet_numa_rollout_kubeconfig=" + fleet.kubeconfig, "-e", "kubelet_numa_rollout_drain_force=true",
-            "-e", "kubelet_numa_rollout_drain_timeout=20"] + list(extra)
+    return [
+        "-e",
+        "kubelet_numa_rollout_kubeconfig=" + fleet.kubeconfig,
+        "-e",
+        "kubelet_numa_rollout_drain_force=true",
+        "-e",
+        "kubelet_numa_rollout_drain_timeout=20",
+    ] + list(extra)
 
 
 def flat(output):
@@ -50,7 +56,7 @@ def summary_rows(output):
     lines = output.splitlines()
     start = max(i for i, line in enumerate(lines) if "HOST" in line and "NUMA SPLIT" in line and "RESULT" in line)
     rows = {}
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line.startswith("PLAY RECAP"):
             break
         text = line.strip().strip('",-').strip()
@@ -66,7 +72,7 @@ def failure_messages(output):
     for i, line in enumerate(lines):
         if "FAILED! =>" in line:
             block = []
-            for following in lines[i + 1:]:
+            for following in lines[i + 1 :]:
                 if not following.startswith("    "):
                     break
                 block.append(following[4:])
@@ -87,14 +93,24 @@ def reserved_in_checkpoint(state):
 
 
 def add_pod(fleet, host, name, running=False):
-    pod = {"apiVersion": "v1", "kind": "Pod",
-           "metadata": {"name": name, "namespace": "rollout-test", "labels": {"app": name}},
-           "spec": {"nodeName": host, "containers": [{"name": "pause", "image": "registry.k8s.io/pause:3.10"}]}}
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": "rollout-test", "labels": {"app": name}},
+        "spec": {"nodeName": host, "containers": [{"name": "pause", "image": "registry.k8s.io/pause:3.10"}]},
+    }
     fleet.kubectl("create", "namespace", "rollout-test", check=False)
     fleet.kubectl("create", "--filename=-", stdin=json.dumps(pod))
     if running:
-        fleet.kubectl("patch", "pod", name, "--namespace=rollout-test", "--subresource=status", "--type=merge",
-                      "--patch=" + json.dumps({"status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}}))
+        fleet.kubectl(
+            "patch",
+            "pod",
+            name,
+            "--namespace=rollout-test",
+            "--subresource=status",
+            "--type=merge",
+            "--patch=" + json.dumps({"status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}}),
+        )
 
 
 def pods_on(fleet, host):
@@ -146,8 +162,11 @@ def test_render_of_the_rolled_fleet_is_byte_for_byte_what_the_role_wrote(fleet, 
     result = fleet.playbook("numa.kubelet.render", "-e", "kubelet_numa_render_dir=%s" % out)
     assert result.returncode == 0, result.stdout + result.stderr
     for host in HOSTS:
-        rendered = {"/" + str(path.relative_to(out / host)): path.read_text()
-                    for path in (out / host).rglob("*") if path.is_file() and path.name not in ("plan.json", ".numa-kubelet-render.json")}
+        rendered = {
+            "/" + str(path.relative_to(out / host)): path.read_text()
+            for path in (out / host).rglob("*")
+            if path.is_file() and path.name not in ("plan.json", ".numa-kubelet-render.json")
+        }
         assert dropin(host) in rendered, sorted(rendered)
         for path, text in rendered.items():
             assert fleet.sh(host, "cat " + path).stdout == text, (host, path)
@@ -180,8 +199,11 @@ def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_
     # Builds on the rolled fleet of the previous test and leaves it as it was. rollout-n2's kubelet is restarted with
     # an extra flag from a systemd drop-in, which no file numa.kubelet plans from carries: its files and its
     # checkpoint still match the plan, only the config the kubelet runs with differs.
-    fleet.sh("rollout-n2", "mkdir -p %s && printf '[Service]\\nEnvironment=KUBELET_KUBECONFIG_ARGS=--topology-manager-scope=pod\\n' > %s "
-                           "&& systemctl daemon-reload && systemctl restart kubelet" % (os.path.dirname(EXTRA_FLAG_DROPIN), EXTRA_FLAG_DROPIN))
+    fleet.sh(
+        "rollout-n2",
+        "mkdir -p %s && printf '[Service]\\nEnvironment=KUBELET_KUBECONFIG_ARGS=--topology-manager-scope=pod\\n' > %s "
+        "&& systemctl daemon-reload && systemctl restart kubelet" % (os.path.dirname(EXTRA_FLAG_DROPIN), EXTRA_FLAG_DROPIN),
+    )
     try:
         fleet.wait_ready()
         assert fleet.starts("rollout-n2")[-1]["effective_config"]["topologyManagerScope"] == "pod"
@@ -190,8 +212,9 @@ def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_
         result = fleet.playbook("numa.kubelet.verify", *verify_vars(fleet))
         assert result.returncode != 0
         drifted = [msg for msg in failure_messages(result.stdout) if isinstance(msg, list)]
-        assert drifted == [["numa.kubelet.verify: rollout-n2 drifted from the plan:",
-                            "/configz: topologyManagerScope is pod in the running kubelet, the plan container"]], result.stdout
+        assert drifted == [
+            ["numa.kubelet.verify: rollout-n2 drifted from the plan:", "/configz: topologyManagerScope is pod in the running kubelet, the plan container"]
+        ], result.stdout
         for host in ("rollout-n1", "rollout-n3"):
             assert host + CONFIGZ_MATCHES in flat(result.stdout), result.stdout
     finally:
@@ -215,8 +238,12 @@ def test_verify_names_the_host_and_field_that_drifted(fleet):
     assert "rollout-n2: files and memory_manager_state match the plan (/configz not read)" in flat(out)
 
 
-CHANGED = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-           "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "768Mi"}}
+CHANGED = {
+    "memoryManagerPolicy": "Static",
+    "topologyManagerPolicy": "single-numa-node",
+    "kubeReserved": {"memory": "512Mi"},
+    "systemReserved": {"memory": "768Mi"},
+}
 
 
 def changed_intent():
@@ -250,12 +277,23 @@ def test_rollout_halts_at_a_failed_host_rolls_it_back_and_leaves_the_rest_untouc
 def test_a_pod_disruption_budget_that_blocks_the_drain_halts_before_anything_is_applied(fleet):
     fleet.reset()
     add_pod(fleet, "rollout-n1", "db", running=True)
-    pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "db", "namespace": "rollout-test"},
-           "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "db"}}}}
+    pdb = {
+        "apiVersion": "policy/v1",
+        "kind": "PodDisruptionBudget",
+        "metadata": {"name": "db", "namespace": "rollout-test"},
+        "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "db"}}},
+    }
     fleet.kubectl("create", "--filename=-", stdin=json.dumps(pdb))
     # No disruption controller runs: write the status it would write (apiserver README).
-    fleet.kubectl("patch", "pdb", "db", "--namespace=rollout-test", "--subresource=status", "--type=merge", "--patch=" + json.dumps(
-        {"status": {"observedGeneration": 1, "disruptionsAllowed": 0, "currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1}}))
+    fleet.kubectl(
+        "patch",
+        "pdb",
+        "db",
+        "--namespace=rollout-test",
+        "--subresource=status",
+        "--type=merge",
+        "--patch=" + json.dumps({"status": {"observedGeneration": 1, "disruptionsAllowed": 0, "currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1}}),
+    )
     before = {host: fleet.snapshot(host) for host in HOSTS}
     result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet, "-e", "kubelet_numa_rollout_drain_timeout=5"))
     assert result.returncode != 0
@@ -281,12 +319,12 @@ def test_bad_input_is_refused_before_the_first_drain_one_line_per_problem(fleet,
     path = tmp_path / "inventory.yml"
     path.write_text(yaml.safe_dump(inventory))
     before = {host: fleet.snapshot(host) for host in HOSTS}
-    result = fleet.playbook("numa.kubelet.rollout", "-e", "kubelet_numa_rollout_kubeconfig=/nonexistent/kubeconfig",
-                            "-e", "kubelet_numa_rollout_serial=half", inventory=str(path))
+    result = fleet.playbook(
+        "numa.kubelet.rollout", "-e", "kubelet_numa_rollout_kubeconfig=/nonexistent/kubeconfig", "-e", "kubelet_numa_rollout_serial=half", inventory=str(path)
+    )
     assert result.returncode != 0
     out = result.stdout + result.stderr
-    refusals = [msg for msg in failure_messages(out) if isinstance(msg, list) and msg[:1] == [
-        "numa.kubelet.rollout refused; nothing was drained or changed:"]]
+    refusals = [msg for msg in failure_messages(out) if isinstance(msg, list) and msg[:1] == ["numa.kubelet.rollout refused; nothing was drained or changed:"]]
     assert len(refusals) == 1, out
     problems = refusals[0][1:]
     expected = [
@@ -310,8 +348,7 @@ def test_without_a_kubeconfig_it_refuses_unless_node_local_is_asked_for(fleet):
     before = {host: fleet.snapshot(host) for host in HOSTS}
     refused = fleet.playbook("numa.kubelet.rollout")
     assert refused.returncode == 2, refused.stdout + refused.stderr
-    assert ("numa.kubelet.rollout refused; nothing was drained or changed: kubelet_numa_rollout_kubeconfig is not set"
-            in flat(refused.stdout)), refused.stdout
+    assert "numa.kubelet.rollout refused; nothing was drained or changed: kubelet_numa_rollout_kubeconfig is not set" in flat(refused.stdout), refused.stdout
     assert "Discover and plan the node]" not in refused.stdout
     for host in HOSTS:
         assert fleet.snapshot(host) == before[host], host

@@ -30,12 +30,10 @@ def inventory_with(fleet, tmp_path, host, pid):
 def test_an_unreachable_host_is_refused_before_the_first_drain(fleet, tmp_path):
     fleet.reset()
     before = {host: fleet.snapshot(host) for host in HOSTS}
-    result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet),
-                            inventory=inventory_with(fleet, tmp_path, "rollout-n2", NO_SUCH_PID))
+    result = fleet.playbook("numa.kubelet.rollout", *cluster_vars(fleet), inventory=inventory_with(fleet, tmp_path, "rollout-n2", NO_SUCH_PID))
     assert result.returncode != 0
     out = result.stdout + result.stderr
-    refusals = [msg for msg in failure_messages(out) if isinstance(msg, list) and msg[:1] == [
-        "numa.kubelet.rollout refused; nothing was drained or changed:"]]
+    refusals = [msg for msg in failure_messages(out) if isinstance(msg, list) and msg[:1] == ["numa.kubelet.rollout refused; nothing was drained or changed:"]]
     assert len(refusals) == 1, out
     assert len(refusals[0]) == 2 and refusals[0][1].startswith("rollout-n2: unreachable: "), refusals
     assert ROLL_TASK + "Cordon and drain" not in out

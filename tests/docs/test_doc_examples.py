@@ -63,12 +63,13 @@ def blocks(page):
         index += 1
         while index < len(lines) and not lines[index].startswith(fence):
             index += 1
-        text = "\n".join(lines[start + 1:index]) + "\n"
+        text = "\n".join(lines[start + 1 : index]) + "\n"
         index += 1
         marker = MARKER.match(lines[start - 1].strip()) if start else None
         if not marker or marker.group("kind") not in KINDS:
-            problems.append("%s:%d: a fenced block without an <!-- example: KIND --> marker (kinds: %s) on the line above"
-                            % (page, start + 1, ", ".join(sorted(KINDS))))
+            problems.append(
+                "%s:%d: a fenced block without an <!-- example: KIND --> marker (kinds: %s) on the line above" % (page, start + 1, ", ".join(sorted(KINDS)))
+            )
             continue
         kind, options = marker.group("kind"), marker.group("options") or ""
         if kind in ("not-run", "file", "copy-of") and not options:
@@ -91,10 +92,18 @@ def test_every_fenced_block_says_how_it_is_run():
 @pytest.fixture()
 def ansible_env(tmp_path, collections_root):
     collections = os.environ.get("NUMA_KUBELET_DOCS_COLLECTIONS_PATH") or collections_root
-    return dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""), ANSIBLE_COLLECTIONS_PATH=str(collections),
-                ANSIBLE_HOME=str(tmp_path / "ansible-home"), ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
-                ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", ANSIBLE_LOCALHOST_WARNING="false",
-                ANSIBLE_INVENTORY_UNPARSED_WARNING="false", ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    return dict(
+        os.environ,
+        PATH=BIN + os.pathsep + os.environ.get("PATH", ""),
+        ANSIBLE_COLLECTIONS_PATH=str(collections),
+        ANSIBLE_HOME=str(tmp_path / "ansible-home"),
+        ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_FORCE_COLOR="0",
+        ANSIBLE_LOCALHOST_WARNING="false",
+        ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
+        ANSIBLE_PYTHON_INTERPRETER=sys.executable,
+    )
 
 
 def run(block, command, env, cwd, rc=0):
@@ -130,9 +139,16 @@ def run_block(block, workdir, env, fake_root):
         path.write_text(block.text)
         run(block, playbook_command(path, *(["--check"] if options.get("check") else [])), env, workdir)
     elif block.kind == "tasks":
-        play = [{"name": "Example from %s line %d" % (block.page, block.line), "hosts": "localhost", "gather_facts": False,
-                 "module_defaults": {"numa.kubelet.numa_facts": {"root": str(fake_root)}}, "vars": options.get("vars", {}),
-                 "tasks": yaml.safe_load(block.text)}]
+        play = [
+            {
+                "name": "Example from %s line %d" % (block.page, block.line),
+                "hosts": "localhost",
+                "gather_facts": False,
+                "module_defaults": {"numa.kubelet.numa_facts": {"root": str(fake_root)}},
+                "vars": options.get("vars", {}),
+                "tasks": yaml.safe_load(block.text),
+            }
+        ]
         path = workdir / ("example-%d.yml" % block.line)
         path.write_text(yaml.safe_dump(play, sort_keys=False))
         run(block, playbook_command(path, *(["--check"] if options.get("check") else [])), env, workdir)

@@ -26,8 +26,14 @@ from ansible_collections.numa.kubelet.tests.unit.plugins.modules.fake_sysfs impo
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)
-CONTEXT = {"kubelet_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-                              "kubeReserved": {"memory": "1Gi"}, "systemReserved": {"memory": "1Gi"}}}
+CONTEXT = {
+    "kubelet_config": {
+        "memoryManagerPolicy": "Static",
+        "topologyManagerPolicy": "single-numa-node",
+        "kubeReserved": {"memory": "1Gi"},
+        "systemReserved": {"memory": "1Gi"},
+    }
+}
 INLINE_RESULT = re.compile(r"^\s+msg: .*[\"'}]\s+# (?P<value>.+)$")
 LINE_RESULT = re.compile(r"^  # (?P<value>.+)$")
 
@@ -74,10 +80,16 @@ def example_tasks(examples):
             assert "ansible.builtin.debug" in task, "%s: a result comment on a task that is not ansible.builtin.debug" % task["name"]
             register = "__example_%d" % number
             task["register"] = register
-            tasks.append({"name": "Check the result of: %s" % task["name"],
-                          "ansible.builtin.assert": {"that": ["%s.msg == __expected" % register],
-                                                     "fail_msg": "printed {{ %s.msg }}, the example says {{ __expected }}" % register},
-                          "vars": {"__expected": yaml.safe_load(expected)}})
+            tasks.append(
+                {
+                    "name": "Check the result of: %s" % task["name"],
+                    "ansible.builtin.assert": {
+                        "that": ["%s.msg == __expected" % register],
+                        "fail_msg": "printed {{ %s.msg }}, the example says {{ __expected }}" % register,
+                    },
+                    "vars": {"__expected": yaml.safe_load(expected)},
+                }
+            )
     return tasks
 
 
@@ -91,16 +103,44 @@ def test_every_plugin_has_examples():
 def test_plugin_examples_run(name, examples, tmp_path, collections_root):
     root = tmp_path / "host"
     make_tree(root, {0: (33554432, "0-3", {2048: (0, 0)}), 1: (33554432, "4-7", {2048: (0, 0)})})
-    play = [{"name": "EXAMPLES of %s" % name, "hosts": "localhost", "gather_facts": False, "vars": CONTEXT,
-             "module_defaults": {"numa.kubelet.numa_facts": {"root": str(root)}},
-             "pre_tasks": [{"name": "Read the fake machine", "numa.kubelet.numa_facts": None}],
-             "tasks": example_tasks(examples)}]
+    play = [
+        {
+            "name": "EXAMPLES of %s" % name,
+            "hosts": "localhost",
+            "gather_facts": False,
+            "vars": CONTEXT,
+            "module_defaults": {"numa.kubelet.numa_facts": {"root": str(root)}},
+            "pre_tasks": [{"name": "Read the fake machine", "numa.kubelet.numa_facts": None}],
+            "tasks": example_tasks(examples),
+        }
+    ]
     playbook = tmp_path / "examples.yml"
     playbook.write_text(yaml.safe_dump(play, sort_keys=False))
     collections = os.environ.get("NUMA_KUBELET_DOCS_COLLECTIONS_PATH") or collections_root
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections), ANSIBLE_HOME=str(tmp_path / "home"),
-               ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_NOCOLOR="1", ANSIBLE_LOCALHOST_WARNING="false")
-    result = subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local", "--check",
-                             "-e", "ansible_python_interpreter=%s" % sys.executable, str(playbook)],
-                            env=env, capture_output=True, text=True, check=False, timeout=300)
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=str(collections),
+        ANSIBLE_HOME=str(tmp_path / "home"),
+        ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"),
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_LOCALHOST_WARNING="false",
+    )
+    result = subprocess.run(
+        [
+            os.path.join(BIN, "ansible-playbook"),
+            "-i",
+            "localhost,",
+            "-c",
+            "local",
+            "--check",
+            "-e",
+            "ansible_python_interpreter=%s" % sys.executable,
+            str(playbook),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
     assert result.returncode == 0, "%s EXAMPLES failed:\n%s\n%s" % (name, result.stdout[-6000:], result.stderr[-3000:])

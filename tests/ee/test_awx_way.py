@@ -41,8 +41,12 @@ NODE = "numa-kubelet-ee-node-%d" % os.getpid()
 # Where outgoing HTTPS is intercepted, the build's pip trusts what this machine trusts.
 CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
-INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-          "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
+INTENT = {
+    "memoryManagerPolicy": "Static",
+    "topologyManagerPolicy": "single-numa-node",
+    "kubeReserved": {"memory": "512Mi"},
+    "systemReserved": {"memory": "512Mi"},
+}
 
 
 def runner_env():
@@ -56,14 +60,14 @@ def runner_env():
 # the private data directory (mounted at /runner) belongs to root, as rootless podman on an AWX execution node maps
 # the container's root to the user owning that directory.
 def isolation_settings(image):
-    return {"process_isolation": True, "process_isolation_executable": "podman", "container_image": image,
-            "container_options": ["--user=root"]}
+    return {"process_isolation": True, "process_isolation_executable": "podman", "container_image": image, "container_options": ["--user=root"]}
 
 
 def isolation_arguments(image):
     settings = isolation_settings(image)
-    return ["--process-isolation", "--process-isolation-executable", settings["process_isolation_executable"],
-            "--container-image", image] + ["--container-option=%s" % option for option in settings["container_options"]]
+    return ["--process-isolation", "--process-isolation-executable", settings["process_isolation_executable"], "--container-image", image] + [
+        "--container-option=%s" % option for option in settings["container_options"]
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -82,14 +86,29 @@ def ee_image(tmp_path_factory):
     extra = ["--extra-build-cli-args=-v %s:%s:ro" % (CA_BUNDLE, CA_BUNDLE)] if os.path.exists(CA_BUNDLE) else []
     previous = run(["podman", "image", "inspect", "--format", "{{.Id}}", EE_IMAGE], check=False, env=podman_env()).stdout.strip()
     started = time.monotonic()
-    run([os.path.join(BIN, "ansible-builder"), "build", "-f", "execution-environment.yml", "--context", "context",
-         "--tag", EE_IMAGE, "--container-runtime", "podman"] + extra, cwd=context, env=podman_env(), timeout=900)
+    run(
+        [
+            os.path.join(BIN, "ansible-builder"),
+            "build",
+            "-f",
+            "execution-environment.yml",
+            "--context",
+            "context",
+            "--tag",
+            EE_IMAGE,
+            "--container-runtime",
+            "podman",
+        ]
+        + extra,
+        cwd=context,
+        env=podman_env(),
+        timeout=900,
+    )
     print("ansible-builder built %s in %.0f s" % (EE_IMAGE, time.monotonic() - started))
     if previous and previous != run(["podman", "image", "inspect", "--format", "{{.Id}}", EE_IMAGE], env=podman_env()).stdout.strip():
         # The image the tag named before this build: not left behind at every run (kept while a container uses it).
         run(["podman", "rmi", previous], check=False, env=podman_env())
-    listed = run(["podman", "run", "--rm", EE_IMAGE, "ansible-galaxy", "collection", "list", "numa.kubelet", "--format", "json"],
-                 env=podman_env()).stdout
+    listed = run(["podman", "run", "--rm", EE_IMAGE, "ansible-galaxy", "collection", "list", "numa.kubelet", "--format", "json"], env=podman_env()).stdout
     assert any("numa.kubelet" in collections for collections in json.loads(listed).values()), listed
     return EE_IMAGE
 
@@ -97,15 +116,27 @@ def ee_image(tmp_path_factory):
 def test_render_in_the_ee_is_what_the_controller_renders(ee_image, tmp_path):
     inventory = os.path.join(REPO, "playbooks", "inventory", "example.yml")
     here = tmp_path / "controller"
-    run([os.path.join(BIN, "ansible-playbook"), "-i", inventory, "numa.kubelet.render", "-e", "kubelet_numa_render_dir=%s" % here],
-        cwd=REPO)
+    run([os.path.join(BIN, "ansible-playbook"), "-i", inventory, "numa.kubelet.render", "-e", "kubelet_numa_render_dir=%s" % here], cwd=REPO)
     private = tmp_path / "job"
     (private / "inventory").mkdir(parents=True)
     shutil.copy(inventory, private / "inventory" / "example.yml")
     # The private data directory is /runner in the EE container; the job writes into its artifacts.
-    result = run([RUNNER, "run", str(private), "--playbook", "numa.kubelet.render", "--ident", "render",
-                  "--cmdline", "-e kubelet_numa_render_dir=/runner/artifacts/render/out"] + isolation_arguments(ee_image),
-                 check=False, env=runner_env())
+    result = run(
+        [
+            RUNNER,
+            "run",
+            str(private),
+            "--playbook",
+            "numa.kubelet.render",
+            "--ident",
+            "render",
+            "--cmdline",
+            "-e kubelet_numa_render_dir=/runner/artifacts/render/out",
+        ]
+        + isolation_arguments(ee_image),
+        check=False,
+        env=runner_env(),
+    )
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     in_ee = private / "artifacts" / "render" / "out"
     hosts = sorted(os.listdir(here))
@@ -117,6 +148,7 @@ def test_render_in_the_ee_is_what_the_controller_renders(ee_image, tmp_path):
         differing.extend(prefix + name for name in comparison.diff_files + comparison.left_only + comparison.right_only)
         for name, sub in comparison.subdirs.items():
             walk(sub, prefix + name + "/")
+
     walk(compared)
     # dircmp compares by size and time first: read every file to be sure.
     for root, _dirs, files in os.walk(here):
@@ -137,8 +169,11 @@ def ssh_node(tmp_path):
         run(["podman", "exec", NODE, "numa-standin-provision", "kubeadm"], env=env)
         key = tmp_path / "id_ed25519"
         run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "numa-kubelet-ee-test", "-f", str(key)])
-        run(["podman", "exec", "-i", NODE, "sh", "-ec", "install -d -m 0700 /root/.ssh && cat >/root/.ssh/authorized_keys"],
-            input=(tmp_path / "id_ed25519.pub").read_text(), env=env)
+        run(
+            ["podman", "exec", "-i", NODE, "sh", "-ec", "install -d -m 0700 /root/.ssh && cat >/root/.ssh/authorized_keys"],
+            input=(tmp_path / "id_ed25519.pub").read_text(),
+            env=env,
+        )
         address = run(["podman", "inspect", "--format", "{{.NetworkSettings.IPAddress}}", NODE], env=env).stdout.strip()
         assert address, "no address for %s" % NODE
         yield {"address": address, "key": key.read_text()}
@@ -151,11 +186,19 @@ def test_rollout_over_ssh_through_transmit_worker_process(ee_image, ssh_node, tm
     for folder in ("inventory", "env", "project"):
         (private / folder).mkdir(parents=True)
     # An AWX job template runs a playbook of its project: here one that imports the collection's.
-    (private / "project" / "rollout.yml").write_text("---\n- name: Roll the kubelet NUMA configuration out\n"
-                                                     "  ansible.builtin.import_playbook: numa.kubelet.rollout\n")
-    inventory = {"all": {"children": {"gpu_nodes": {
-        "hosts": {"ee-node": {"ansible_host": ssh_node["address"], "ansible_user": "root", "ansible_python_interpreter": "/usr/bin/python3"}},
-        "vars": {"kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 30}}}}}
+    (private / "project" / "rollout.yml").write_text(
+        "---\n- name: Roll the kubelet NUMA configuration out\n  ansible.builtin.import_playbook: numa.kubelet.rollout\n"
+    )
+    inventory = {
+        "all": {
+            "children": {
+                "gpu_nodes": {
+                    "hosts": {"ee-node": {"ansible_host": ssh_node["address"], "ansible_user": "root", "ansible_python_interpreter": "/usr/bin/python3"}},
+                    "vars": {"kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 30},
+                }
+            }
+        }
+    }
     (private / "inventory" / "hosts.yml").write_text(yaml.safe_dump(inventory))
     # AWX's machine credential: the runner gives the key to an ssh-agent in the EE, never to a file the play reads.
     (private / "env" / "ssh_key").write_text(ssh_node["key"])
@@ -165,12 +208,10 @@ def test_rollout_over_ssh_through_transmit_worker_process(ee_image, ssh_node, tm
     (private / "env" / "settings").write_text(yaml.safe_dump(isolation_settings(ee_image)))
     env = runner_env()
     # The three ends of AWX's receptor work unit, here joined by pipes on one machine.
-    transmit = subprocess.Popen([RUNNER, "transmit", str(private), "--playbook", "rollout.yml"],
-                                stdout=subprocess.PIPE, env=env)
+    transmit = subprocess.Popen([RUNNER, "transmit", str(private), "--playbook", "rollout.yml"], stdout=subprocess.PIPE, env=env)
     worker = subprocess.Popen([RUNNER, "worker"], stdin=transmit.stdout, stdout=subprocess.PIPE, env=env)
     transmit.stdout.close()
-    process = subprocess.run([RUNNER, "process", str(private)], stdin=worker.stdout, capture_output=True, text=True,
-                             env=env, timeout=900, check=False)
+    process = subprocess.run([RUNNER, "process", str(private)], stdin=worker.stdout, capture_output=True, text=True, env=env, timeout=900, check=False)
     worker.stdout.close()
     assert transmit.wait(timeout=60) == 0 and worker.wait(timeout=60) == 0
     # process writes the job's artifacts straight into the private data directory's artifacts folder, as AWX reads them.

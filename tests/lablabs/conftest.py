@@ -153,8 +153,26 @@ class Cluster:
             shutil.copyfile(meminfo, frozen)
             mounts += ["--volume", "%s:%s:ro" % (frozen, meminfo)]
         for host in GROUPS:
-            run(["podman", "run", "--detach", "--name", self.prefix + host, "--hostname", host, "--runtime=runc", "--systemd=always",
-                 "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"] + mounts + [IMAGE, "/sbin/init"], env=self.env)
+            run(
+                [
+                    "podman",
+                    "run",
+                    "--detach",
+                    "--name",
+                    self.prefix + host,
+                    "--hostname",
+                    host,
+                    "--runtime=runc",
+                    "--systemd=always",
+                    "--ulimit",
+                    "nofile=20000:20000",
+                    "--ulimit",
+                    "nproc=32768:32768",
+                ]
+                + mounts
+                + [IMAGE, "/sbin/init"],
+                env=self.env,
+            )
         for host in GROUPS:
             self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", self.prefix + host], env=self.env).stdout.strip()
             deadline = time.time() + 60
@@ -170,7 +188,10 @@ class Cluster:
         self.agent = subprocess.Popen(
             [sys.executable, os.path.join(REPO, "tests", "apiserver", "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
             + ["--node=%s=%s:%s" % (host, self.prefix + host, UNITS[host]) for host in GROUPS],
-            stdout=self.agent_log, stderr=subprocess.STDOUT, env=self.env)
+            stdout=self.agent_log,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+        )
 
     def stop(self):
         if self.agent is not None:
@@ -197,21 +218,24 @@ class Cluster:
         units = {}
         for role in ("server", "agent"):
             other = "agent" if role == "server" else "server"
-            prepare = ("install -D -m 0755 /usr/local/share/rke2-standin/kubectl /var/lib/rancher/rke2/bin/kubectl"
-                       + (" && install -D -m 0600 /usr/local/share/rke2-standin/rke2.yaml /etc/rancher/rke2/rke2.yaml" if role == "server" else ""))
+            prepare = "install -D -m 0755 /usr/local/share/rke2-standin/kubectl /var/lib/rancher/rke2/bin/kubectl" + (
+                " && install -D -m 0600 /usr/local/share/rke2-standin/rke2.yaml /etc/rancher/rke2/rke2.yaml" if role == "server" else ""
+            )
             units["lib/systemd/system/rke2-%s.service" % role] = (
                 "# RKE2 %s STAND-IN (tests/lablabs): not RKE2. Restart= as RKE2's own unit.\n"
                 "[Unit]\nDescription=RKE2 %s STAND-IN for numa.kubelet tests (not RKE2)\nAfter=network-online.target\nConflicts=rke2-%s.service\n\n"
                 "[Service]\nType=simple\nExecStartPre=/bin/sh -c '%s'\nExecStart=/usr/local/bin/rke2 %s\nRestart=always\nRestartSec=5s\n\n"
-                "[Install]\nWantedBy=multi-user.target\n" % (role, role, other, prepare, role))
+                "[Install]\nWantedBy=multi-user.target\n" % (role, role, other, prepare, role)
+            )
         tarball = os.path.join(self.artifacts, "rke2.linux-amd64.tar.gz")
         with tarfile.open(tarball, "w:gz") as archive:
             archive.add(binary, "bin/rke2")
             # The repository's RKE2 stand-in over the image's copy: the RKE2 this tarball installs is the one tested here.
             archive.add(os.path.join(REPO, "tests", "hosts", "standins", "rke2-standin"), "bin/rke2-standin")
             archive.add(os.path.realpath(kubectl), "share/rke2-standin/kubectl")
-            for name, text in dict(units, **{"share/rke2-standin/version": RKE2_VERSION + "\n",
-                                             "share/rke2-standin/rke2.yaml": yaml.safe_dump(node_kubeconfig)}).items():
+            for name, text in dict(
+                units, **{"share/rke2-standin/version": RKE2_VERSION + "\n", "share/rke2-standin/rke2.yaml": yaml.safe_dump(node_kubeconfig)}
+            ).items():
                 data = text.encode()
                 info = tarfile.TarInfo(name)
                 info.size, info.mode = len(data), 0o644
@@ -239,24 +263,47 @@ class Cluster:
 
     def inventory(self, hosts_vars, name="inventory.yml"):
         """lablabs' airgap copy mode and the per-host variables given (the intent, lablabs' own per-host values)."""
-        connection = {host: {"ansible_connection": "community.docker.nsenter", "ansible_nsenter_pid": int(self.pids[host]),
-                             "ansible_python_interpreter": "/usr/bin/python3"} for host in GROUPS}
+        connection = {
+            host: {
+                "ansible_connection": "community.docker.nsenter",
+                "ansible_nsenter_pid": int(self.pids[host]),
+                "ansible_python_interpreter": "/usr/bin/python3",
+            }
+            for host in GROUPS
+        }
         groups = {}
         for host, group in GROUPS.items():
             groups.setdefault(group, {"hosts": {}})["hosts"][host] = dict(connection[host], **hosts_vars.get(host, {}))
-        inventory = {"all": {"vars": {
-            "rke2_version": RKE2_VERSION, "rke2_airgap_mode": True, "rke2_airgap_implementation": "copy",
-            "rke2_airgap_copy_sourcepath": self.artifacts, "rke2_token": "numa-kubelet-lablabs-test", "rke2_api_ip": "127.0.0.1"},
-            "children": {"k8s_cluster": {"children": groups}}}}
+        inventory = {
+            "all": {
+                "vars": {
+                    "rke2_version": RKE2_VERSION,
+                    "rke2_airgap_mode": True,
+                    "rke2_airgap_implementation": "copy",
+                    "rke2_airgap_copy_sourcepath": self.artifacts,
+                    "rke2_token": "numa-kubelet-lablabs-test",
+                    "rke2_api_ip": "127.0.0.1",
+                },
+                "children": {"k8s_cluster": {"children": groups}},
+            }
+        }
         path = os.path.join(self.tmp, name)
         with open(path, "w", encoding="utf-8") as out:
             yaml.safe_dump(inventory, out, sort_keys=False)
         return path
 
     def playbook(self, playbook, inventory):
-        env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=self.collections_root, ANSIBLE_ROLES_PATH=os.path.dirname(LABLABS),
-                   ANSIBLE_HOST_KEY_CHECKING="false", ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", ANSIBLE_PIPELINING="true",
-                   ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_HOME=os.path.join(self.tmp, "ansible-home"))
+        env = dict(
+            os.environ,
+            ANSIBLE_COLLECTIONS_PATH=self.collections_root,
+            ANSIBLE_ROLES_PATH=os.path.dirname(LABLABS),
+            ANSIBLE_HOST_KEY_CHECKING="false",
+            ANSIBLE_NOCOLOR="1",
+            ANSIBLE_FORCE_COLOR="0",
+            ANSIBLE_PIPELINING="true",
+            ANSIBLE_LOCALHOST_WARNING="false",
+            ANSIBLE_HOME=os.path.join(self.tmp, "ansible-home"),
+        )
         env.pop("KUBECONFIG", None)
         if os.environ.get("NUMA_KUBELET_LABLABS_PYTHONPATH"):
             # lablabs.rke2's controller-side need: ansible.utils' ipwrap filter imports netaddr (scripts/test installs it there).

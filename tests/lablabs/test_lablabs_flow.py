@@ -17,8 +17,12 @@ import yaml
 from conftest import GROUPS, REPO, UNITS
 
 EXAMPLE = os.path.join(REPO, "examples", "lablabs-rke2.yml")
-INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-          "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
+INTENT = {
+    "memoryManagerPolicy": "Static",
+    "topologyManagerPolicy": "single-numa-node",
+    "kubeReserved": {"memory": "512Mi"},
+    "systemReserved": {"memory": "512Mi"},
+}
 STATE = "/var/lib/kubelet/memory_manager_state"
 
 
@@ -43,7 +47,7 @@ def assert_passed(result):
 
 
 def test_fresh_install_server_and_agent(cluster):
-    hosts = intent_everywhere(**{"server-1": {"rke2_server_options": ["write-kubeconfig-mode: \"0644\""]}})
+    hosts = intent_everywhere(**{"server-1": {"rke2_server_options": ['write-kubeconfig-mode: "0644"']}})
     result = cluster.playbook(EXAMPLE, cluster.inventory(hosts))
     assert_passed(result)
     assert "kubelet runs with the planned policy and reservations" in result.stdout
@@ -65,7 +69,7 @@ def test_change_of_reservations_on_the_running_cluster(cluster):
     assert_passed(result)
     for host in GROUPS:
         running_as_planned(cluster, host, (1 << 30) + (512 << 20))
-        new = cluster.starts(host)[before[host]:]
+        new = cluster.starts(host)[before[host] :]
         assert new and all(start["result"] == "started" for start in new), new  # restarted once, never refused
 
 
@@ -92,7 +96,7 @@ def test_rke2_kubelet_arg_the_planning_play_cannot_see_is_refused_before_lablabs
     starts = {host: len(cluster.starts(host)) for host in GROUPS}
     result = cluster.playbook(variant, cluster.inventory(intent_everywhere()))
     assert result.returncode != 0
-    assert 'rke2_kubelet_arg is [\"max-pods=58\"] here, the planning play read null' in result.stdout, result.stdout[-4000:]
+    assert 'rke2_kubelet_arg is ["max-pods=58"] here, the planning play read null' in result.stdout, result.stdout[-4000:]
     for host in GROUPS:  # refused before lablabs.rke2 ran: nothing changed
         assert cluster.read(host, "/etc/rancher/rke2/config.yaml") == configs[host]
         assert len(cluster.starts(host)) == starts[host]

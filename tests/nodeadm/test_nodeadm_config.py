@@ -106,8 +106,7 @@ def check_on_the_real_kubelet(kubelet_oracle, topology, base, dropin, reserved, 
     """Without NUMA_KUBELET_ORACLE only test_the_real_kubelet_accepts_the_example_as_nodeadm_writes_it says so (skipped)."""
     if kubelet_oracle is None:
         return
-    inputs = KubeletInputs(kubelet_spec(topology), yaml.safe_dump(base, sort_keys=False),
-                           [("40-nodeadm.conf", json.dumps(dropin, indent=2) + "\n")])
+    inputs = KubeletInputs(kubelet_spec(topology), yaml.safe_dump(base, sort_keys=False), [("40-nodeadm.conf", json.dumps(dropin, indent=2) + "\n")])
     verdict = require_verdict(kubelet_oracle.check(inputs), inputs)
     explain = "%s\n%s\n%s" % (what, inputs.describe(), verdict.output)
     assert verdict.kind == "ACCEPTED", "BUG: the real kubelet refuses what nodeadm writes: %s\n%s" % (verdict.text, explain)
@@ -117,23 +116,49 @@ def check_on_the_real_kubelet(kubelet_oracle, topology, base, dropin, reserved, 
 
 # ------------------------------------------------------------------------------------------------ 1. every class
 def _topology(count, gib, cpus_per_node):
-    return {"numa_nodes": [{"id": node, "memory_bytes": gib << 30, "cpus": list(range(node * cpus_per_node, (node + 1) * cpus_per_node))}
-                           for node in range(count)], "numa_memory_capacity_bytes": count * (gib << 30)}
+    return {
+        "numa_nodes": [{"id": node, "memory_bytes": gib << 30, "cpus": list(range(node * cpus_per_node, (node + 1) * cpus_per_node))} for node in range(count)],
+        "numa_memory_capacity_bytes": count * (gib << 30),
+    }
 
 
 # Besides the shipped example: each kind of class the unit tests render (launch template with its cluster, a managed
 # node group's with the cluster in another part, Karpenter with and without spec.kubelet, pinned and formula).
 CLASSES = [
     {"name": "lt-m5", "instance_type": "m5.large", "topology": _topology(2, 16, 2), "intent": dict(STATIC), "cluster": dict(CLUSTER)},
-    {"name": "mng-m5", "instance_type": "m5.2xlarge", "topology": _topology(1, 32, 8), "cluster_in_another_part": True,
-     "intent": dict(STATIC, systemReserved={"memory": "768Mi"}), "split": "first"},
-    {"name": "karpenter-formula", "instance_type": "m5.4xlarge", "topology": _topology(2, 32, 8), "intent": dict(STATIC),
-     "karpenter": {"spec": copy.deepcopy(KARPENTER_SPEC)}},
-    {"name": "karpenter-pinned", "instance_type": "p4d.24xlarge", "topology": _topology(2, 554, 48),
-     "intent": dict(STATIC, kubeReserved={"memory": "8500Mi"}), "karpenter": {"spec": copy.deepcopy(KARPENTER_SPEC)}},
-    {"name": "karpenter-kubelet", "instance_type": "m5.4xlarge", "topology": _topology(2, 32, 8), "intent": dict(STATIC, systemReserved={"memory": "1Gi"}),
-     "split": "proportional", "karpenter": {"spec": copy.deepcopy(KARPENTER_SPEC), "kubelet": {
-         "kubeReserved": {"cpu": "200m", "memory": "1Gi"}, "evictionHard": {"memory.available": "300Mi", "nodefs.available": "10%"}}}},
+    {
+        "name": "mng-m5",
+        "instance_type": "m5.2xlarge",
+        "topology": _topology(1, 32, 8),
+        "cluster_in_another_part": True,
+        "intent": dict(STATIC, systemReserved={"memory": "768Mi"}),
+        "split": "first",
+    },
+    {
+        "name": "karpenter-formula",
+        "instance_type": "m5.4xlarge",
+        "topology": _topology(2, 32, 8),
+        "intent": dict(STATIC),
+        "karpenter": {"spec": copy.deepcopy(KARPENTER_SPEC)},
+    },
+    {
+        "name": "karpenter-pinned",
+        "instance_type": "p4d.24xlarge",
+        "topology": _topology(2, 554, 48),
+        "intent": dict(STATIC, kubeReserved={"memory": "8500Mi"}),
+        "karpenter": {"spec": copy.deepcopy(KARPENTER_SPEC)},
+    },
+    {
+        "name": "karpenter-kubelet",
+        "instance_type": "m5.4xlarge",
+        "topology": _topology(2, 32, 8),
+        "intent": dict(STATIC, systemReserved={"memory": "1Gi"}),
+        "split": "proportional",
+        "karpenter": {
+            "spec": copy.deepcopy(KARPENTER_SPEC),
+            "kubelet": {"kubeReserved": {"cpu": "200m", "memory": "1Gi"}, "evictionHard": {"memory.available": "300Mi", "nodefs.available": "10%"}},
+        },
+    },
 ]
 
 
@@ -144,14 +169,36 @@ def example_rendered(collections_root, tmp_path_factory):
     output = work / "eks"
     playbook = os.path.join(REPO, "playbooks", "eks_userdata.yml")
     example = os.path.join(REPO, "playbooks", "vars", "eks_node_classes.yml")
-    run([os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-e", "@%s" % example, "-e", "kubelet_numa_eks_output_dir=%s" % output,
-         playbook], collections_root, work, True)
+    run(
+        [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-e", "@%s" % example, "-e", "kubelet_numa_eks_output_dir=%s" % output, playbook],
+        collections_root,
+        work,
+        True,
+    )
     files = {path.name: path.read_text(encoding="utf-8") for path in output.iterdir()}
     # The same classes as Ansible templates them (the example's cpus are Jinja ranges), planned in-process for the details.
     rendered_vars = work / "classes.json"
-    run([os.path.join(BIN, "ansible"), "localhost", "-i", "localhost,", "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable,
-         "-e", "@%s" % example, "-m", "ansible.builtin.copy",
-         "-a", "content={{ kubelet_numa_eks_node_classes | to_json }} dest=%s" % rendered_vars], collections_root, work, True)
+    run(
+        [
+            os.path.join(BIN, "ansible"),
+            "localhost",
+            "-i",
+            "localhost,",
+            "-c",
+            "local",
+            "-e",
+            "ansible_python_interpreter=%s" % sys.executable,
+            "-e",
+            "@%s" % example,
+            "-m",
+            "ansible.builtin.copy",
+            "-a",
+            "content={{ kubelet_numa_eks_node_classes | to_json }} dest=%s" % rendered_vars,
+        ],
+        collections_root,
+        work,
+        True,
+    )
     classes = json.loads(rendered_vars.read_text(encoding="utf-8"))
     rendered = render_node_classes(classes, header=None)
     return {"files": files, "classes": {item["name"]: item for item in classes}, "details": rendered["classes"]}
@@ -178,16 +225,17 @@ def _check_class(script, directory, name, files, details, node_class):
     assert result["dropin"] == planned, explain
     if spec is not None:
         # Karpenter's overhead (kubeReserved + systemReserved + evictionHard memory) is what the node reserves.
-        overhead = sum(quantity_bytes((spec["kubelet"].get(field) or {}).get(key, "0"))
-                       for field, key in (("kubeReserved", "memory"), ("systemReserved", "memory"), ("evictionHard", "memory.available")))
+        overhead = sum(
+            quantity_bytes((spec["kubelet"].get(field) or {}).get(key, "0"))
+            for field, key in (("kubeReserved", "memory"), ("systemReserved", "memory"), ("evictionHard", "memory.available"))
+        )
         assert overhead == quantity_bytes(details["reservation"]), explain
     return result
 
 
 def test_nodeadm_reads_the_example_as_planned(example_rendered, nodeadm_config_path, tmp_path):
     for name in _al2023(example_rendered):
-        _check_class(nodeadm_config_path, tmp_path, name, example_rendered["files"], example_rendered["details"][name],
-                     example_rendered["classes"][name])
+        _check_class(nodeadm_config_path, tmp_path, name, example_rendered["files"], example_rendered["details"][name], example_rendered["classes"][name])
 
 
 @pytest.mark.parametrize("node_class", CLASSES, ids=[item["name"] for item in CLASSES])
@@ -195,8 +243,9 @@ def test_nodeadm_reads_each_class_as_planned(node_class, nodeadm_config_path, tm
     rendered = render_node_classes([copy.deepcopy(node_class)], header="Ansible managed")
     details = rendered["classes"][node_class["name"]]
     result = _check_class(nodeadm_config_path, tmp_path, node_class["name"], rendered["files"], details, node_class)
-    check_on_the_real_kubelet(kubelet_oracle, node_class["topology"], details["kubelet_inputs"]["config"]["content"], result["dropin"],
-                              details["reserved_memory"], node_class["name"])
+    check_on_the_real_kubelet(
+        kubelet_oracle, node_class["topology"], details["kubelet_inputs"]["config"]["content"], result["dropin"], details["reserved_memory"], node_class["name"]
+    )
 
 
 def test_the_real_kubelet_accepts_the_example_as_nodeadm_writes_it(example_rendered, nodeadm_config_path, tmp_path, kubelet_oracle):
@@ -205,18 +254,34 @@ def test_the_real_kubelet_accepts_the_example_as_nodeadm_writes_it(example_rende
     for name in _al2023(example_rendered):
         details = example_rendered["details"][name]
         result, _spec = what_nodeadm_reads(nodeadm_config_path, tmp_path, name, example_rendered["files"])
-        check_on_the_real_kubelet(kubelet_oracle, example_rendered["classes"][name]["topology"], details["kubelet_inputs"]["config"]["content"],
-                                  result["dropin"], details["reserved_memory"], name)
+        check_on_the_real_kubelet(
+            kubelet_oracle,
+            example_rendered["classes"][name]["topology"],
+            details["kubelet_inputs"]["config"]["content"],
+            result["dropin"],
+            details["reserved_memory"],
+            name,
+        )
 
 
 # ------------------------------------------------------------------------------------------------ 2. refused clusters
-@pytest.mark.parametrize("cluster, refusal, nodeadm_says", [
-    (dict(CLUSTER, certificateAuthority=base64.b64decode(CA).decode()), "certificateAuthority is a PEM", "illegal base64 data"),
-    ({key: (value if key != "apiServerEndpoint" else None) for key, value in dict(CLUSTER, apiserverEndpoint="https://x").items()
-      if key != "apiServerEndpoint"}, "cluster.apiserverEndpoint: NodeConfig spec.cluster has no such field",
-     "Apiserver endpoint is missing in cluster configuration"),
-    ({key: value for key, value in CLUSTER.items() if key != "cidr"}, "cidr missing", "CIDR is missing in cluster configuration"),
-], ids=["pem-ca", "misspelt-key", "incomplete"])
+@pytest.mark.parametrize(
+    "cluster, refusal, nodeadm_says",
+    [
+        (dict(CLUSTER, certificateAuthority=base64.b64decode(CA).decode()), "certificateAuthority is a PEM", "illegal base64 data"),
+        (
+            {
+                key: (value if key != "apiServerEndpoint" else None)
+                for key, value in dict(CLUSTER, apiserverEndpoint="https://x").items()
+                if key != "apiServerEndpoint"
+            },
+            "cluster.apiserverEndpoint: NodeConfig spec.cluster has no such field",
+            "Apiserver endpoint is missing in cluster configuration",
+        ),
+        ({key: value for key, value in CLUSTER.items() if key != "cidr"}, "cidr missing", "CIDR is missing in cluster configuration"),
+    ],
+    ids=["pem-ca", "misspelt-key", "incomplete"],
+)
 def test_what_eks_userdata_refuses_about_the_cluster_nodeadm_fails_on(cluster, refusal, nodeadm_says, nodeadm_config_path, tmp_path):
     node_class = {"name": "m5", "instance_type": "m5.large", "topology": _topology(1, 16, 2), "intent": dict(STATIC), "cluster": cluster}
     with pytest.raises(EksUserDataError) as refused:
@@ -243,9 +308,11 @@ def test_removing_a_setting_gives_what_nodeadm_builds_at_the_next_boot(nodeadm_c
     nodeadm_d = tmp_path / "nodeadm.d"
     nodeadm_d.mkdir()
     # A site file with two documents: nodeadm reads only the first (evictionHard 300Mi), never the 1Gi systemReserved.
-    site = ("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      evictionHard:\n"
-            "        memory.available: 300Mi\n---\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n"
-            "      systemReserved:\n        memory: 1Gi\n")
+    site = (
+        "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      evictionHard:\n"
+        "        memory.available: 300Mi\n---\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n"
+        "      systemReserved:\n        memory: 1Gi\n"
+    )
     files = {BASE: BASE_CONFIG, "/etc/eks/nodeadm.d/10-site.yaml": site}
     # The role applied the old intent (systemReserved 512Mi); nodeadm-run rebuilt 40-nodeadm.conf.
     old = plan(files, OLD_INTENT, kubelet_numa_nodeadm_user_data=USER_DATA)
@@ -268,5 +335,4 @@ def test_removing_a_setting_gives_what_nodeadm_builds_at_the_next_boot(nodeadm_c
     base = json.loads(BASE_CONFIG)
     total = memory_reservation(effective_kubelet_config(base, [next_boot["dropin"]])).total
     assert str(total) == str(memory_reservation(exact["kubelet_config"]).total) == "2348Mi"  # 2Gi + 300Mi: no 512Mi left
-    check_on_the_real_kubelet(kubelet_oracle, _topology(2, 16, 2), base, next_boot["dropin"], exact["reserved_memory"],
-                              "the intent without systemReserved")
+    check_on_the_real_kubelet(kubelet_oracle, _topology(2, 16, 2), base, next_boot["dropin"], exact["reserved_memory"], "the intent without systemReserved")

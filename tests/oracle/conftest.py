@@ -45,8 +45,7 @@ def oracle_script_path():
     if script is None:
         pytest.skip("%s is unset: scripts/test's oracle stage sets it when <repo>/../shared/oracle/kubelet-check exists" % ORACLE_ENV)
     if not (script.is_file() and os.access(script, os.X_OK)):
-        pytest.fail("%s=%s names no executable kubelet-check (looked for %s)" % (ORACLE_ENV, os.environ[ORACLE_ENV], script),
-                    pytrace=False)
+        pytest.fail("%s=%s names no executable kubelet-check (looked for %s)" % (ORACLE_ENV, os.environ[ORACLE_ENV], script), pytrace=False)
     return script
 
 

@@ -125,7 +125,7 @@ def parse_oracle_output(output):
     lines = [line for line in output.splitlines() if line.strip()]
     last = lines[-1] if lines else ""
     if last.startswith("ACCEPTED "):
-        fields = dict(item.split("=", 1) for item in last[len("ACCEPTED "):].split())
+        fields = dict(item.split("=", 1) for item in last[len("ACCEPTED ") :].split())
         reserved = {}
         for part in fields.get("systemReserved", "-").split(","):
             match = re.match(r"^(\d+):([^=]+)=(\d+)$", part)
@@ -134,7 +134,7 @@ def parse_oracle_output(output):
         return Verdict("ACCEPTED", last, reserved, int(fields.get("numa", 0)), fields.get("policy"), output)
     for kind in ("REJECTED", "HARNESS-ERROR"):
         if last.startswith(kind + ":"):
-            return Verdict(kind, last[len(kind) + 1:].strip(), output=output)
+            return Verdict(kind, last[len(kind) + 1 :].strip(), output=output)
     return Verdict("HARNESS-ERROR", "no verdict line in kubelet-check's output: %r" % last, output=output)
 
 
@@ -173,8 +173,7 @@ class Oracle:
                 return verdict
             argv = self.argv(inputs, self.cache / key)
             try:
-                proc = subprocess.run(with_private_device_plugin_dir(argv), capture_output=True, text=True, timeout=180,
-                                      check=False)
+                proc = subprocess.run(with_private_device_plugin_dir(argv), capture_output=True, text=True, timeout=180, check=False)
                 output = proc.stdout + proc.stderr
             except (OSError, subprocess.TimeoutExpired) as exc:
                 output = "HARNESS-ERROR: running %s failed: %s" % (argv[0], exc)
@@ -187,8 +186,7 @@ class Oracle:
 def require_verdict(verdict, inputs):
     """A HARNESS-ERROR decides nothing: fail (never skip or pass) with what the harness said."""
     if verdict.kind == "HARNESS-ERROR":
-        pytest.fail("kubelet-check could not decide (HARNESS-ERROR: %s)\n%s\n--- output\n%s"
-                    % (verdict.text, inputs.describe(), verdict.output), pytrace=False)
+        pytest.fail("kubelet-check could not decide (HARNESS-ERROR: %s)\n%s\n--- output\n%s" % (verdict.text, inputs.describe(), verdict.output), pytrace=False)
     return verdict
 
 
@@ -233,19 +231,23 @@ class Standin:
             argv += ["--config-dir", self.CONFIG_DIR]
         argv += ["--root-dir", self.ROOT_DIR] + list(inputs.flags)
         env = dict(os.environ, NUMA_KUBELET_STANDIN_ROOT=str(self.root), NUMA_KUBELET_STANDIN_ONESHOT="1")
-        proc = subprocess.run([sys.executable, str(STANDIN)] + argv, env=env, capture_output=True, text=True, timeout=60,
-                              check=False)
+        proc = subprocess.run([sys.executable, str(STANDIN)] + argv, env=env, capture_output=True, text=True, timeout=60, check=False)
         log = self.root / "var/log/kubelet-standin/starts.jsonl"
         records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
         output = "$ kubelet-standin %s\nrc=%d\n%s%s" % (" ".join(argv), proc.returncode, proc.stdout, proc.stderr)
         if not records:
             return Verdict("no-record", "the stand-in wrote no start record", output=output)
         record = records[-1]
-        reserved = {int(node): int((limits or {}).get("memory", 0))
-                    for node, limits in (record.get("reserved_memory_bytes") or {}).items()}
+        reserved = {int(node): int((limits or {}).get("memory", 0)) for node, limits in (record.get("reserved_memory_bytes") or {}).items()}
         kind = "started" if proc.returncode == 0 and record.get("result") == "started" else "refused"
-        return Verdict(kind, record.get("error") or "", reserved, len(record.get("numa_nodes") or {}),
-                       (record.get("effective_config") or {}).get("memoryManagerPolicy"), output)
+        return Verdict(
+            kind,
+            record.get("error") or "",
+            reserved,
+            len(record.get("numa_nodes") or {}),
+            (record.get("effective_config") or {}).get("memoryManagerPolicy"),
+            output,
+        )
 
 
 @pytest.fixture(scope="session")
@@ -261,15 +263,18 @@ def standin(tmp_path):
 
 
 # ------------------------------------------------------------------------------------------------ the fleet
-KUBEADM_MAIN = dict(API, **{
-    "authentication": {"anonymous": {"enabled": False}, "webhook": {"enabled": True}, "x509": {"clientCAFile": "/etc/kubernetes/pki/ca.crt"}},
-    "authorization": {"mode": "Webhook"},
-    "cgroupDriver": "systemd",
-    "clusterDNS": ["10.96.0.10"],
-    "clusterDomain": "cluster.local",
-    "rotateCertificates": True,
-    "staticPodPath": "/etc/kubernetes/manifests",
-})
+KUBEADM_MAIN = dict(
+    API,
+    **{
+        "authentication": {"anonymous": {"enabled": False}, "webhook": {"enabled": True}, "x509": {"clientCAFile": "/etc/kubernetes/pki/ca.crt"}},
+        "authorization": {"mode": "Webhook"},
+        "cgroupDriver": "systemd",
+        "clusterDNS": ["10.96.0.10"],
+        "clusterDomain": "cluster.local",
+        "rotateCertificates": True,
+        "staticPodPath": "/etc/kubernetes/manifests",
+    },
+)
 KUBEADM_MAIN_EVICTION = dict(KUBEADM_MAIN, evictionHard={"nodefs.available": "5%"})
 
 STATIC = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}
@@ -277,8 +282,7 @@ INTENTS = {
     # 1Gi + 1.5Gi (fractional) + eviction
     "fractional": dict(STATIC, kubeReserved={"memory": "1Gi"}, systemReserved={"memory": "1.5Gi"}),
     # with the static CPU manager, which needs reserved CPU
-    "cpu-static": dict(STATIC, cpuManagerPolicy="static", kubeReserved={"cpu": "500m", "memory": "1.5Gi"},
-                       systemReserved={"cpu": "500m", "memory": "1Gi"}),
+    "cpu-static": dict(STATIC, cpuManagerPolicy="static", kubeReserved={"cpu": "500m", "memory": "1.5Gi"}, systemReserved={"cpu": "500m", "memory": "1Gi"}),
     "awkward": dict(STATIC, kubeReserved={"memory": "1.5Gi"}, systemReserved={"memory": "333Mi"}),
     "924Mi": dict(STATIC, kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}),
     # a total in odd bytes: shares one byte apart
@@ -356,8 +360,7 @@ def inventory_for(hosts):
             "kubelet_numa_config": INTENTS[host["intent"]],
             "kubelet_numa_reserved_memory_split": host["split"],
             "kubelet_numa_topology": {
-                "numa_nodes": [{"id": node, "memory_bytes": size, "cpus": list(range(node * per, (node + 1) * per))}
-                               for node in range(count)],
+                "numa_nodes": [{"id": node, "memory_bytes": size, "cpus": list(range(node * per, (node + 1) * per))} for node in range(count)],
                 "numa_memory_capacity_bytes": count * size,
             },
         }
@@ -391,13 +394,16 @@ def rendered(oracle_shared_dir, collections_root):
         if not log_path.exists():
             inventory = oracle_shared_dir / "inventory.yml"
             inventory.write_text(yaml.safe_dump(inventory_for(HOSTS), sort_keys=False), encoding="utf-8")
-            env = {"ANSIBLE_COLLECTIONS_PATH": str(collections_root), "ANSIBLE_HOME": str(oracle_shared_dir / "ansible-home"),
-                   "ANSIBLE_LOCAL_TEMP": str(oracle_shared_dir / "ansible-tmp"), "ANSIBLE_NOCOLOR": "1",
-                   "ANSIBLE_LOCALHOST_WARNING": "false", "ANSIBLE_INVENTORY_UNPARSED_WARNING": "false"}
-            command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), "-e", "kubelet_numa_render_dir=%s" % output,
-                       str(REPO / "playbooks" / "render.yml")]
-            proc = subprocess.run(command, env=dict(os.environ, **env), cwd=str(oracle_shared_dir),
-                                  capture_output=True, text=True, timeout=600, check=False)
+            env = {
+                "ANSIBLE_COLLECTIONS_PATH": str(collections_root),
+                "ANSIBLE_HOME": str(oracle_shared_dir / "ansible-home"),
+                "ANSIBLE_LOCAL_TEMP": str(oracle_shared_dir / "ansible-tmp"),
+                "ANSIBLE_NOCOLOR": "1",
+                "ANSIBLE_LOCALHOST_WARNING": "false",
+                "ANSIBLE_INVENTORY_UNPARSED_WARNING": "false",
+            }
+            command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), "-e", "kubelet_numa_render_dir=%s" % output, str(REPO / "playbooks" / "render.yml")]
+            proc = subprocess.run(command, env=dict(os.environ, **env), cwd=str(oracle_shared_dir), capture_output=True, text=True, timeout=600, check=False)
             log_path.write_text("$ %s\nrc=%d\n%s\n%s" % (" ".join(command), proc.returncode, proc.stdout, proc.stderr), encoding="utf-8")
     return Rendered(output, log_path.read_text(encoding="utf-8"))
 
@@ -416,16 +422,14 @@ def inputs_from_plan(name, plan, rendered):
     if given["config"] is not None:
         node_text = (host.get("files") or {}).get(given["config"]["path"])
         if node_text is not None:
-            assert yaml.safe_load(node_text) == given["config"]["content"], "%s: kubelet_inputs.config is not the node's %s" % (
-                name, given["config"]["path"])
+            assert yaml.safe_load(node_text) == given["config"]["content"], "%s: kubelet_inputs.config is not the node's %s" % (name, given["config"]["path"])
         main = node_text if node_text is not None else _yaml(given["config"]["content"])
     dropins = []
     for dropin in given["dropins"]:
         written = host_dir / dropin["path"].lstrip("/")
         if written.exists():
             text = written.read_text(encoding="utf-8")
-            assert yaml.safe_load(text) == dropin["content"], "%s: render wrote %s, which differs from plan.json's kubelet_inputs" % (
-                name, dropin["path"])
+            assert yaml.safe_load(text) == dropin["content"], "%s: render wrote %s, which differs from plan.json's kubelet_inputs" % (name, dropin["path"])
         else:
             text = _yaml(dropin["content"])
         dropins.append((Path(dropin["path"]).name, text))
@@ -479,10 +483,10 @@ def kubelet_int64_ok(text):
         exponent = _BINARY[suffix]
         if denom or 15 - len(num) - int(exponent * 3 / 10) - 1 < 0:
             return False
-        return int(num) << exponent < 2 ** 63
+        return int(num) << exponent < 2**63
     if 18 - (len(num) + len(denom)) < 0 or _DECIMAL[suffix] - len(denom) < 0:
         return False
-    return int(num + denom) * 10 ** (_DECIMAL[suffix] - len(denom)) < 2 ** 63
+    return int(num + denom) * 10 ** (_DECIMAL[suffix] - len(denom)) < 2**63
 
 
 def plan_bytes(plan):
@@ -498,8 +502,13 @@ def filled(reserved, count):
 
 
 def _explain(name, plan, inputs, verdict):
-    return ("host %s (%s): plan reserved_memory %s\n--- kubelet inputs\n%s\n--- kubelet-check\n%s"
-            % (name, plan["platform"], json.dumps(plan["reserved_memory"]), inputs.describe(), verdict.output))
+    return "host %s (%s): plan reserved_memory %s\n--- kubelet inputs\n%s\n--- kubelet-check\n%s" % (
+        name,
+        plan["platform"],
+        json.dumps(plan["reserved_memory"]),
+        inputs.describe(),
+        verdict.output,
+    )
 
 
 # ------------------------------------------------------------------------------------------------ 1. accepted
@@ -510,11 +519,9 @@ def test_real_kubelet_accepts_what_render_writes(name, rendered, oracle):
     assert plan["numa_nodes"] == list(range(count))
     inputs = inputs_from_plan(name, plan, rendered)
     verdict = require_verdict(oracle.check(inputs), inputs)
-    assert verdict.kind == "ACCEPTED", "BUG: the real kubelet REFUSES what numa.kubelet writes: %s\n%s" % (
-        verdict.text, _explain(name, plan, inputs, verdict))
+    assert verdict.kind == "ACCEPTED", "BUG: the real kubelet REFUSES what numa.kubelet writes: %s\n%s" % (verdict.text, _explain(name, plan, inputs, verdict))
     assert (verdict.policy, verdict.numa) == ("Static", count), _explain(name, plan, inputs, verdict)
-    assert filled(verdict.reserved, count) == plan_bytes(plan), "per-NUMA reservation differs from the plan\n" + _explain(
-        name, plan, inputs, verdict)
+    assert filled(verdict.reserved, count) == plan_bytes(plan), "per-NUMA reservation differs from the plan\n" + _explain(name, plan, inputs, verdict)
     not_int64 = [item["limits"]["memory"] for item in plan["reserved_memory"] if not kubelet_int64_ok(item["limits"]["memory"])]
     assert not not_int64, "limits the kubelet cannot convert to int64 on a node: %s\n%s" % (not_int64, _explain(name, plan, inputs, verdict))
 
@@ -536,24 +543,47 @@ def test_rke2_dropin_layout_depends_on_having_no_config_file(rendered, oracle):
 # ------------------------------------------------------------------------------------------------ 1b. EKS user data
 def _eks_topology(spec, cpus_per_node):
     count, size = spec_nodes(spec)
-    return {"numa_nodes": [{"id": node, "memory_bytes": size, "cpus": list(range(node * cpus_per_node, (node + 1) * cpus_per_node))}
-                           for node in range(count)], "numa_memory_capacity_bytes": count * size}
+    return {
+        "numa_nodes": [{"id": node, "memory_bytes": size, "cpus": list(range(node * cpus_per_node, (node + 1) * cpus_per_node))} for node in range(count)],
+        "numa_memory_capacity_bytes": count * size,
+    }
 
 
 # A few node classes of numa.kubelet.eks_userdata: {id: (NUMA spec, node class without name/topology)}.
-KARPENTER_SPEC = {"role": "KarpenterNodeRole", "amiSelectorTerms": [{"alias": "al2023@latest"}], "subnetSelectorTerms": [{"id": "subnet-1"}],
-                  "securityGroupSelectorTerms": [{"id": "sg-1"}]}
+KARPENTER_SPEC = {
+    "role": "KarpenterNodeRole",
+    "amiSelectorTerms": [{"alias": "al2023@latest"}],
+    "subnetSelectorTerms": [{"id": "subnet-1"}],
+    "securityGroupSelectorTerms": [{"id": "sg-1"}],
+}
 EKS_CLASSES = {
     # A managed node group's launch template: its own part brings the cluster.
     "al2023-m5-formula": ("2x16Gi", {"instance_type": "m5.large", "intent": STATIC, "cluster_in_another_part": True}),
     # Karpenter's spec.kubelet wins over the user data: reserve for 1Gi + 512Mi + 300Mi, not for
     # nodeadm's formula (m5.4xlarge: maxPods 234, 2829Mi + 100Mi).
-    "al2023-karpenter-wins": ("2x16Gi", {"instance_type": "m5.4xlarge", "intent": STATIC, "karpenter": {"spec": KARPENTER_SPEC, "kubelet": {
-        "kubeReserved": {"cpu": "200m", "memory": "1Gi"},
-        "systemReserved": {"memory": "512Mi"},
-        "evictionHard": {"memory.available": "300Mi"}}}}),
-    "al2-pinned": ("2x16Gi", {"ami_family": "AL2", "instance_type": "p4d.24xlarge", "intent": dict(
-        STATIC, kubeReserved={"memory": "8500Mi"}, evictionHard={"memory.available": "200Mi"})}),
+    "al2023-karpenter-wins": (
+        "2x16Gi",
+        {
+            "instance_type": "m5.4xlarge",
+            "intent": STATIC,
+            "karpenter": {
+                "spec": KARPENTER_SPEC,
+                "kubelet": {
+                    "kubeReserved": {"cpu": "200m", "memory": "1Gi"},
+                    "systemReserved": {"memory": "512Mi"},
+                    "evictionHard": {"memory.available": "300Mi"},
+                },
+            },
+        },
+    ),
+    "al2-pinned": (
+        "2x16Gi",
+        {
+            "ami_family": "AL2",
+            "instance_type": "p4d.24xlarge",
+            "intent": dict(STATIC, kubeReserved={"memory": "8500Mi"}, evictionHard={"memory.available": "200Mi"}),
+        },
+    ),
 }
 
 
@@ -592,8 +622,7 @@ def test_real_kubelet_accepts_eks_userdata(case, oracle):
 
 
 # ------------------------------------------------------------------------------------------------ 2. refused
-BASE = dict(API, memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"},
-            evictionHard={"memory.available": "100Mi"})
+BASE = dict(API, memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}, evictionHard={"memory.available": "100Mi"})
 
 
 def _reserved(*items):
@@ -601,32 +630,61 @@ def _reserved(*items):
 
 
 REFUSALS = {
-    "sum-one-byte-off": (dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi"}), (1, {"memory": "536870911"}))),
-                         'the total amount "1073741823" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature'),
-    "policy-lowercase-static": (dict(BASE, memoryManagerPolicy="static", reservedMemory=_reserved((0, {"memory": "512Mi"}), (1, {"memory": "512Mi"}))),
-                                'unknown policy: "static"'),
-    "zero-limit": (dict(BASE, reservedMemory=_reserved((0, {"memory": "1Gi"}), (1, {"memory": "0"}))),
-                   'reserved memory may not be zero for NUMA node 1 and resource "memory"'),
-    "duplicate-numa-entry": (dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi"}), (0, {"memory": "512Mi"}))),
-                             'the reserved memory has a duplicate value for NUMA node 0 and resource "memory"'),
+    "sum-one-byte-off": (
+        dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi"}), (1, {"memory": "536870911"}))),
+        'the total amount "1073741823" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature',
+    ),
+    "policy-lowercase-static": (
+        dict(BASE, memoryManagerPolicy="static", reservedMemory=_reserved((0, {"memory": "512Mi"}), (1, {"memory": "512Mi"}))),
+        'unknown policy: "static"',
+    ),
+    "zero-limit": (
+        dict(BASE, reservedMemory=_reserved((0, {"memory": "1Gi"}), (1, {"memory": "0"}))),
+        'reserved memory may not be zero for NUMA node 1 and resource "memory"',
+    ),
+    "duplicate-numa-entry": (
+        dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi"}), (0, {"memory": "512Mi"}))),
+        'the reserved memory has a duplicate value for NUMA node 0 and resource "memory"',
+    ),
     # 5Gi + 100Mi == 5.09765625Gi exactly, but the limit is no int64. Given to the kubelet as flags: in a config file
     # kubelet-check's own drop-in would canonicalize it (see kubelet_int64_ok).
-    "non-int64-limit": (dict(API, memoryManagerPolicy="Static", kubeReserved={"memory": "5Gi"}, evictionHard={"memory.available": "100Mi"},
-                             reservedMemory=_reserved((0, {"memory": "5.09765625Gi"}))),
-                        "could not covert a variable of type Quantity to int64"),
-    "numa-id-missing": (dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi"}), (2, {"memory": "512Mi"}))),
-                        "the reserved memory configuration references a NUMA node 2 that does not exist on this machine"),
-    "hugepages-2Mi": (dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi", "hugepages-2Mi": "2Mi"}), (1, {"memory": "512Mi"}))),
-                      'the total amount "2Mi" of type "hugepages-2Mi" is not equal to the value "0" determined by Node Allocatable feature'),
+    "non-int64-limit": (
+        dict(
+            API,
+            memoryManagerPolicy="Static",
+            kubeReserved={"memory": "5Gi"},
+            evictionHard={"memory.available": "100Mi"},
+            reservedMemory=_reserved((0, {"memory": "5.09765625Gi"})),
+        ),
+        "could not covert a variable of type Quantity to int64",
+    ),
+    "numa-id-missing": (
+        dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi"}), (2, {"memory": "512Mi"}))),
+        "the reserved memory configuration references a NUMA node 2 that does not exist on this machine",
+    ),
+    "hugepages-2Mi": (
+        dict(BASE, reservedMemory=_reserved((0, {"memory": "512Mi", "hugepages-2Mi": "2Mi"}), (1, {"memory": "512Mi"}))),
+        'the total amount "2Mi" of type "hugepages-2Mi" is not equal to the value "0" determined by Node Allocatable feature',
+    ),
     # kubeReserved 512Mi + systemReserved 412Mi with evictionHard lacking memory.available: 924Mi, not 1Gi
-    "partial-evictionhard": (dict(BASE, evictionHard={"nodefs.available": "10%"}, reservedMemory=_reserved((0, {"memory": "1Gi"}))),
-                             'is not equal to the value "924Mi" determined by Node Allocatable feature'),
-    "nothing-reserved": (dict(API, memoryManagerPolicy="Static", evictionHard={"nodefs.available": "10%"}),
-                         "[memorymanager] you should specify the system reserved memory"),
+    "partial-evictionhard": (
+        dict(BASE, evictionHard={"nodefs.available": "10%"}, reservedMemory=_reserved((0, {"memory": "1Gi"}))),
+        'is not equal to the value "924Mi" determined by Node Allocatable feature',
+    ),
+    "nothing-reserved": (
+        dict(API, memoryManagerPolicy="Static", evictionHard={"nodefs.available": "10%"}),
+        "[memorymanager] you should specify the system reserved memory",
+    ),
 }
 REFUSAL_SPEC = "2x16Gi"
-AS_FLAGS = {"non-int64-limit": ["--memory-manager-policy=Static", "--kube-reserved=memory=5Gi", "--eviction-hard=memory.available<100Mi",
-                                "--reserved-memory=0:memory=5.09765625Gi"]}
+AS_FLAGS = {
+    "non-int64-limit": [
+        "--memory-manager-policy=Static",
+        "--kube-reserved=memory=5Gi",
+        "--eviction-hard=memory.available<100Mi",
+        "--reserved-memory=0:memory=5.09765625Gi",
+    ]
+}
 _KUBELET_PREFIXES = ("failed to run Kubelet: ", "failed to validate kubelet configuration, error: ")
 
 
@@ -641,7 +699,7 @@ def kubelet_message(text):
     """The kubelet's own error without the wrapping it adds around it."""
     for prefix in _KUBELET_PREFIXES:
         if text.startswith(prefix):
-            text = text[len(prefix):]
+            text = text[len(prefix) :]
     return re.sub(r", path: &TypeMeta\{.*\}$", "", text)
 
 
@@ -695,8 +753,13 @@ def _compare_standin(case_id, inputs, real, standin):
     count, _size = spec_nodes(inputs.spec)
     mine = standin.run(inputs)
     detail = "--- real kubelet: %s %s\n--- stand-in: %s %s\n%s\n%s" % (
-        real.kind, real.text if not real.started else filled(real.reserved, count), mine.kind,
-        mine.text if not mine.started else filled(mine.reserved, count), inputs.describe(), mine.output)
+        real.kind,
+        real.text if not real.started else filled(real.reserved, count),
+        mine.kind,
+        mine.text if not mine.started else filled(mine.reserved, count),
+        inputs.describe(),
+        mine.output,
+    )
     agree = mine.started == real.started and (not real.started or filled(mine.reserved, count) == filled(real.reserved, count))
     if not agree and case_id in STANDIN_KNOWN_DISAGREEMENTS:
         pytest.xfail("%s: %s (stand-in: %s)" % (case_id, STANDIN_KNOWN_DISAGREEMENTS[case_id], mine.text or mine.reserved))
@@ -721,8 +784,12 @@ def test_standin_agrees_with_real_kubelet_on_refusal(case, oracle, standin):
 # it. rke2_kubelet_config: before RKE2 1.32 a main --config file, whose default evictionHard map (with 100Mi) RKE2's own
 # --eviction-hard flag replaces; from 1.32 copied by RKE2 into its drop-in directory as 10-cli-config.conf.
 # rke2_kubelet_arg: the user's items stay and count (their eviction-hard memory.available 300Mi is in the sum).
-LABLABS_INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-                  "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "412Mi"}}
+LABLABS_INTENT = {
+    "memoryManagerPolicy": "Static",
+    "topologyManagerPolicy": "single-numa-node",
+    "kubeReserved": {"memory": "512Mi"},
+    "systemReserved": {"memory": "412Mi"},
+}
 LABLABS_FORMS = {
     "kubelet_config": ({"in_agents_group": True, "rke2_kubelet_config": {"imageGCHighThresholdPercent": 85}}, 462 << 20),
     "kubelet_arg": ({"in_agents_group": True, "rke2_kubelet_arg": ["kube-reserved=cpu=100m", "eviction-hard=memory.available<300Mi"]}, 612 << 20),
@@ -738,12 +805,25 @@ def test_lablabs_hand_over_is_what_the_real_kubelet_accepts(oracle, version, for
         defaults = yaml.safe_load(handle)
     lablabs, per_node = LABLABS_FORMS[form]
     topology = {"numa_nodes": [{"id": node, "memory_bytes": 16 << 30, "cpus": [node]} for node in (0, 1)], "numa_memory_capacity_bytes": 32 << 30}
-    plan = plan_host(dict(defaults, kubelet_numa_platform="rke2", kubelet_numa_config=LABLABS_INTENT, kubelet_numa_topology=topology,
-                          kubelet_numa_rke2_write_files=False, kubelet_numa_rke2_version=version, kubelet_numa_rke2_role="agent"),
-                     {"files": {}, "lablabs": lablabs})
+    plan = plan_host(
+        dict(
+            defaults,
+            kubelet_numa_platform="rke2",
+            kubelet_numa_config=LABLABS_INTENT,
+            kubelet_numa_topology=topology,
+            kubelet_numa_rke2_write_files=False,
+            kubelet_numa_rke2_version=version,
+            kubelet_numa_rke2_role="agent",
+        ),
+        {"files": {}, "lablabs": lablabs},
+    )
     given = plan["kubelet_inputs"]
-    inputs = KubeletInputs("2x16Gi", None if given["config"] is None else _yaml(dict(given["config"]["content"])),
-                           [(Path(dropin["path"]).name, _yaml(dropin["content"])) for dropin in given["dropins"]], list(given["flags"]))
+    inputs = KubeletInputs(
+        "2x16Gi",
+        None if given["config"] is None else _yaml(dict(given["config"]["content"])),
+        [(Path(dropin["path"]).name, _yaml(dropin["content"])) for dropin in given["dropins"]],
+        list(given["flags"]),
+    )
     if form == "kubelet_config":
         # The file lablabs writes (templates/kubelet-config.yaml.j2) from the handed-over rke2_kubelet_config.
         written = dict({"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}, **plan["rke2"]["lablabs"]["rke2_kubelet_config"])
@@ -753,5 +833,8 @@ def test_lablabs_hand_over_is_what_the_real_kubelet_accepts(oracle, version, for
         assert plan["rke2"]["lablabs"]["rke2_kubelet_arg"][:2] == lablabs["rke2_kubelet_arg"]
     verdict = require_verdict(oracle.check(inputs), inputs)
     assert verdict.started, "%s\n%s" % (verdict.text, inputs.describe())
-    assert verdict.reserved == {0: per_node, 1: per_node} == {int(node): quantity_bytes(item["limits"]["memory"])
-                                                              for node, item in enumerate(plan["reserved_memory"])}
+    assert (
+        verdict.reserved
+        == {0: per_node, 1: per_node}
+        == {int(node): quantity_bytes(item["limits"]["memory"]) for node, item in enumerate(plan["reserved_memory"])}
+    )

@@ -16,10 +16,17 @@ import pytest
 import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PLAYBOOKS = sorted(os.path.relpath(path, REPO) for path in glob.glob(os.path.join(REPO, "playbooks", "*.yml"))
-                   + glob.glob(os.path.join(REPO, "examples", "*.yml")))
-CONTROLLER_ONLY = {"ansible.builtin.debug", "ansible.builtin.fail", "ansible.builtin.assert", "ansible.builtin.set_fact",
-                   "ansible.builtin.add_host", "ansible.builtin.meta"}
+PLAYBOOKS = sorted(
+    os.path.relpath(path, REPO) for path in glob.glob(os.path.join(REPO, "playbooks", "*.yml")) + glob.glob(os.path.join(REPO, "examples", "*.yml"))
+)
+CONTROLLER_ONLY = {
+    "ansible.builtin.debug",
+    "ansible.builtin.fail",
+    "ansible.builtin.assert",
+    "ansible.builtin.set_fact",
+    "ansible.builtin.add_host",
+    "ansible.builtin.meta",
+}
 BLOCK_KEYS = ("block", "rescue", "always")
 
 
@@ -51,4 +58,7 @@ def test_plays_on_the_nodes_use_become(path):
             used.update(modules(play.get(key)))
         if play.get("roles") or not used <= CONTROLLER_ONLY:
             assert play.get("become") is True, "%s: play %r runs %s on the nodes without become: true" % (
-                path, play.get("name"), sorted(used - CONTROLLER_ONLY) or "roles")
+                path,
+                play.get("name"),
+                sorted(used - CONTROLLER_ONLY) or "roles",
+            )

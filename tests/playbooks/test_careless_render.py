@@ -17,11 +17,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 BIN = os.path.dirname(sys.executable)
 
-TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
-            "numa_memory_capacity_bytes": 16 << 30}
+TOPOLOGY = {
+    "numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
+    "numa_memory_capacity_bytes": 16 << 30,
+}
 MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
-GOOD = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": MAIN},
-        "kubelet_numa_config": {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}}}
+GOOD = {
+    "kubelet_numa_platform": "kubeadm",
+    "kubelet_numa_topology": TOPOLOGY,
+    "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": MAIN},
+    "kubelet_numa_config": {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}},
+}
 LEAKS = ("Traceback", "_AnsibleTagged", "_AnsibleLazy", "Task failed: Syntax error", "%d format")
 
 
@@ -45,11 +51,30 @@ def snapshot(root, skip=None):
 def render(collections_root, tmp_path, hosts, render_dir, cwd=None):
     inventory = tmp_path / "inventory.yml"
     inventory.write_text(yaml.safe_dump({"all": {"hosts": hosts}}, allow_unicode=True))
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_root), ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
-               ANSIBLE_HOME=str(tmp_path / "ansible-home"), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
-    result = subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", str(inventory), "-e", json.dumps({"kubelet_numa_render_dir": render_dir}),
-                             os.path.join(REPO, "playbooks", "render.yml")],
-                            env=env, capture_output=True, text=True, check=False, timeout=600, cwd=cwd or str(tmp_path))
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=str(collections_root),
+        ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
+        ANSIBLE_HOME=str(tmp_path / "ansible-home"),
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_FORCE_COLOR="0",
+    )
+    result = subprocess.run(
+        [
+            os.path.join(BIN, "ansible-playbook"),
+            "-i",
+            str(inventory),
+            "-e",
+            json.dumps({"kubelet_numa_render_dir": render_dir}),
+            os.path.join(REPO, "playbooks", "render.yml"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        cwd=cwd or str(tmp_path),
+    )
     output = result.stdout + result.stderr
     for leak in LEAKS:
         assert leak not in output, output
@@ -61,7 +86,7 @@ def failure(output, host):
     prefix = "fatal: [%s]: FAILED! => " % host
     lines = [line for line in output.splitlines() if line.startswith(prefix)]
     assert lines, "no failure for %s in:\n%s" % (host, output)
-    return json.loads(lines[0][len(prefix):])["msg"]
+    return json.loads(lines[0][len(prefix) :])["msg"]
 
 
 def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collections_root, tmp_path):
@@ -80,27 +105,36 @@ def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collectio
     hosts = {name: dict(GOOD) for name in ("good-a", "linked", "afile", "zz-keep", "good-z")}
     for hostile in ("..", ".", "../up", "a/../../x", str(world / "some" / "dir"), "zz-keep/sub", "x" * 300):
         hosts[hostile] = dict(GOOD)
-    hosts.update({
-        "healthz-string": dict(GOOD, kubelet_numa_config=dict(GOOD["kubelet_numa_config"], healthzPort="10248")),
-        "int-key": dict(GOOD, kubelet_numa_config={1: "x", "memoryManagerPolicy": "Static"}),
-        "bind-int": dict(GOOD, kubelet_numa_config=dict(GOOD["kubelet_numa_config"], healthzBindAddress=1)),
-        "rke2-float": dict(GOOD, kubelet_numa_platform="rke2", kubelet_numa_rke2_version=1.30, kubelet_numa_rke2_role="agent"),
-        "numa-int": dict(GOOD, kubelet_numa_topology={"numa_nodes": 4, "numa_memory_capacity_bytes": 16 << 30}),
-        "file-int": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": 5}),
-        "files-list": dict(GOOD, kubelet_numa_node_files=["/var/lib/kubelet/config.yaml"]),
-        "extra-dir": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes"),
-        "extra-main": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/var/lib/kubelet/config.yaml"),
-        "extra-ours": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"),
-        "extra-plan": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/plan.json"),
-        "config-dir-out": dict(GOOD, kubelet_numa_node_files={
-            "/var/lib/kubelet/config.yaml": MAIN, "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"'}),
-        "jinja-undefined": dict(GOOD, kubelet_numa_config={"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "{{ no_such_variable.memory }}"}}),
-        "jinja-syntax": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": "{{{: ["}),
-        "go-comment": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": "{{/* */}}"}),
-        "cyrillic": dict(GOOD, kubelet_numa_config={"memoryManagerPolicy": "St\u0430tic", "kubeReserved": {"memory": "1Gi"}}),
-        "int-bytes": dict(GOOD, kubelet_numa_config={"memoryManagerPolicy": "Static", "kubeReserved": {"memory": 1073741824},
-                                                     "evictionHard": {"memory.available": 104857600}}),
-    })
+    hosts.update(
+        {
+            "healthz-string": dict(GOOD, kubelet_numa_config=dict(GOOD["kubelet_numa_config"], healthzPort="10248")),
+            "int-key": dict(GOOD, kubelet_numa_config={1: "x", "memoryManagerPolicy": "Static"}),
+            "bind-int": dict(GOOD, kubelet_numa_config=dict(GOOD["kubelet_numa_config"], healthzBindAddress=1)),
+            "rke2-float": dict(GOOD, kubelet_numa_platform="rke2", kubelet_numa_rke2_version=1.30, kubelet_numa_rke2_role="agent"),
+            "numa-int": dict(GOOD, kubelet_numa_topology={"numa_nodes": 4, "numa_memory_capacity_bytes": 16 << 30}),
+            "file-int": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": 5}),
+            "files-list": dict(GOOD, kubelet_numa_node_files=["/var/lib/kubelet/config.yaml"]),
+            "extra-dir": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes"),
+            "extra-main": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/var/lib/kubelet/config.yaml"),
+            "extra-ours": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"),
+            "extra-plan": dict(GOOD, kubelet_numa_kubeadm_extra_args_file="/plan.json"),
+            "config-dir-out": dict(
+                GOOD,
+                kubelet_numa_node_files={
+                    "/var/lib/kubelet/config.yaml": MAIN,
+                    "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"',
+                },
+            ),
+            "jinja-undefined": dict(GOOD, kubelet_numa_config={"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "{{ no_such_variable.memory }}"}}),
+            "jinja-syntax": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": "{{{: ["}),
+            "go-comment": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": "{{/* */}}"}),
+            "cyrillic": dict(GOOD, kubelet_numa_config={"memoryManagerPolicy": "St\u0430tic", "kubeReserved": {"memory": "1Gi"}}),
+            "int-bytes": dict(
+                GOOD,
+                kubelet_numa_config={"memoryManagerPolicy": "Static", "kubeReserved": {"memory": 1073741824}, "evictionHard": {"memory.available": 104857600}},
+            ),
+        }
+    )
     before = snapshot(world, skip=str(dest))
     result, output = render(collections_root, tmp_path, hosts, str(dest))
     assert result.returncode == 2, output
@@ -108,10 +142,15 @@ def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collectio
     assert os.readlink(dest / "linked") == str(world / "outside") and (dest / "afile").read_text().startswith("a file")
     assert (dest / "zz-keep" / "mine").read_text() == "another host's directory"
     expected = {
-        "..": "is not a plain file name", ".": "is not a plain file name", "../up": "'/' would put its files outside",
-        "a/../../x": "'/' would put its files outside", str(world / "some" / "dir"): "'/' would put its files outside",
-        "zz-keep/sub": "'/' would put its files outside", "x" * 300: "a file name can have at most 255",
-        "linked": "is a symlink", "afile": "is not a directory",
+        "..": "is not a plain file name",
+        ".": "is not a plain file name",
+        "../up": "'/' would put its files outside",
+        "a/../../x": "'/' would put its files outside",
+        str(world / "some" / "dir"): "'/' would put its files outside",
+        "zz-keep/sub": "'/' would put its files outside",
+        "x" * 300: "a file name can have at most 255",
+        "linked": "is a symlink",
+        "afile": "is not a directory",
         "healthz-string": "json: cannot unmarshal string into Go struct field KubeletConfiguration.healthzPort of type int32",
         "int-key": "kubelet_numa_config: field names must be strings, got 1",
         "bind-int": "json: cannot unmarshal number into Go struct field KubeletConfiguration.healthzBindAddress of type string",
@@ -126,7 +165,7 @@ def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collectio
         "config-dir-out": "--config-dir=/../../../x in the kubelet flags is not a path numa.kubelet can write to safely",
         "jinja-undefined": "kubelet_numa_config: its value cannot be templated: 'no_such_variable' is undefined",
         "jinja-syntax": "kubelet_numa_node_files: its value cannot be templated: Syntax error in template: unexpected ':' "
-                        "(file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)",
+        "(file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)",
         "go-comment": "kubelet_numa_node_files: its value cannot be templated",
         "cyrillic": "U+0430 CYRILLIC SMALL LETTER A at position 3",
     }
@@ -167,16 +206,36 @@ def test_one_bad_host_among_300_stops_no_other(collections_root, tmp_path):
 
 
 def test_a_host_in_two_platform_groups_is_refused_naming_both(collections_root, tmp_path):
-    inventory = {"all": {"children": {
-        "kubeadm": {"vars": {"kubelet_numa_platform": "kubeadm"}, "hosts": {"both": None, "only-kubeadm": None}},
-        "rke2": {"vars": {"kubelet_numa_platform": "rke2", "kubelet_numa_rke2_version": "v1.32.5+rke2r1", "kubelet_numa_rke2_role": "agent"},
-                 "hosts": {"both": None}}},
-        "vars": {key: value for key, value in GOOD.items() if key != "kubelet_numa_platform"}}}
+    inventory = {
+        "all": {
+            "children": {
+                "kubeadm": {"vars": {"kubelet_numa_platform": "kubeadm"}, "hosts": {"both": None, "only-kubeadm": None}},
+                "rke2": {
+                    "vars": {"kubelet_numa_platform": "rke2", "kubelet_numa_rke2_version": "v1.32.5+rke2r1", "kubelet_numa_rke2_role": "agent"},
+                    "hosts": {"both": None},
+                },
+            },
+            "vars": {key: value for key, value in GOOD.items() if key != "kubelet_numa_platform"},
+        }
+    }
     path = tmp_path / "inventory.yml"
     path.write_text(yaml.safe_dump(inventory))
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_root), ANSIBLE_HOME=str(tmp_path / "ansible-home"), ANSIBLE_NOCOLOR="1")
-    result = subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", str(path), "-e", "kubelet_numa_render_dir=%s" % (tmp_path / "out"),
-                             os.path.join(REPO, "playbooks", "render.yml")], env=env, capture_output=True, text=True, check=False, timeout=300)
+    result = subprocess.run(
+        [
+            os.path.join(BIN, "ansible-playbook"),
+            "-i",
+            str(path),
+            "-e",
+            "kubelet_numa_render_dir=%s" % (tmp_path / "out"),
+            os.path.join(REPO, "playbooks", "render.yml"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
     output = result.stdout + result.stderr
     assert result.returncode == 2, output
     assert "kubelet_numa_platform is set differently by groups kubeadm and rke2" in "\n".join(failure(output, "both"))

@@ -18,8 +18,12 @@ EXAMPLE = os.path.join(REPO, "playbooks", "vars", "eks_node_classes.yml")
 
 
 def eks_userdata(collections_root, tmp_path, output, *extra, check=True):
-    return run([os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-e", "@%s" % EXAMPLE, "-e", "kubelet_numa_eks_output_dir=%s" % output,
-                *extra, PLAYBOOK], collections_root, tmp_path, check)
+    return run(
+        [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-e", "@%s" % EXAMPLE, "-e", "kubelet_numa_eks_output_dir=%s" % output, *extra, PLAYBOOK],
+        collections_root,
+        tmp_path,
+        check,
+    )
 
 
 def snapshot(directory):
@@ -34,24 +38,35 @@ def test_example_renders_byte_stable_and_idempotent(collections_root, tmp_path):
     output = tmp_path / "eks"
     first = eks_userdata(collections_root, tmp_path, output)
     files = snapshot(output)
-    assert sorted(files) == ["batch-r5.user-data.mime", "general-m5.ec2nodeclass.yaml", "general-m5.user-data.mime",
-                             "gpu-p4d.ec2nodeclass.yaml", "gpu-p4d.user-data.mime", "legacy-al2.kubelet-extra-args.sh"]
+    assert sorted(files) == [
+        "batch-r5.user-data.mime",
+        "general-m5.ec2nodeclass.yaml",
+        "general-m5.user-data.mime",
+        "gpu-p4d.ec2nodeclass.yaml",
+        "gpu-p4d.user-data.mime",
+        "legacy-al2.kubelet-extra-args.sh",
+    ]
     assert recap(first)["changed"] != "0"
     second = eks_userdata(collections_root, tmp_path, output)
     assert recap(second)["changed"] == "0", second.stdout
     assert snapshot(output) == files
     # The seed PR's p4d: kubeReserved pinned 8500Mi + 100Mi eviction = 4300Mi per NUMA node.
     p4d = nodeconfig_parts(files["gpu-p4d.user-data.mime"].decode())
-    assert p4d[0]["spec"]["kubelet"]["config"]["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "4300Mi"}},
-                                                                     {"numaNode": 1, "limits": {"memory": "4300Mi"}}]
+    assert p4d[0]["spec"]["kubelet"]["config"]["reservedMemory"] == [
+        {"numaNode": 0, "limits": {"memory": "4300Mi"}},
+        {"numaNode": 1, "limits": {"memory": "4300Mi"}},
+    ]
     # Karpenter schedules with the node's reservation: 8500Mi + 100Mi.
     assert yaml.safe_load(files["gpu-p4d.ec2nodeclass.yaml"])["spec"]["kubelet"] == {
-        "kubeReserved": {"memory": "8500Mi"}, "evictionHard": {"memory.available": "100Mi"}}
+        "kubeReserved": {"memory": "8500Mi"},
+        "evictionHard": {"memory.available": "100Mi"},
+    }
     ec2nodeclass = yaml.safe_load(files["general-m5.ec2nodeclass.yaml"])
     assert ec2nodeclass["spec"]["userData"] == files["general-m5.user-data.mime"].decode()
     assert files["legacy-al2.kubelet-extra-args.sh"].decode().splitlines()[-1] == (
         "KUBELET_EXTRA_ARGS='--memory-manager-policy=Static --topology-manager-policy=single-numa-node "
-        "--system-reserved=memory=256Mi --reserved-memory=0:memory=930Mi'")
+        "--system-reserved=memory=256Mi --reserved-memory=0:memory=930Mi'"
+    )
 
 
 def test_check_mode_writes_nothing(collections_root, tmp_path):
@@ -81,11 +96,28 @@ def test_a_symlink_in_the_output_dir_is_replaced_not_written_through(collections
 def test_bad_class_writes_nothing_and_names_every_problem(collections_root, tmp_path):
     output = tmp_path / "eks"
     bad = tmp_path / "bad.yml"
-    bad.write_text(yaml.safe_dump({"kubelet_numa_eks_node_classes": [
-        {"name": "a", "instance_type": "m9.huge", "cluster_in_another_part": True, "intent": {"memoryManagerPolicy": "Static"},
-         "topology": {"numa_nodes": [{"id": 0, "memory_bytes": 1 << 33, "cpus": [0]}], "numa_memory_capacity_bytes": 1 << 33}},
-        {"name": "b", "max_pods": 0, "cluster_in_another_part": True, "intent": {"memoryManagerPolicy": "Static"},
-         "topology": {"numa_nodes": [{"id": 0, "memory_bytes": 1 << 33, "cpus": [0]}], "numa_memory_capacity_bytes": 1 << 33}}]}))
+    bad.write_text(
+        yaml.safe_dump(
+            {
+                "kubelet_numa_eks_node_classes": [
+                    {
+                        "name": "a",
+                        "instance_type": "m9.huge",
+                        "cluster_in_another_part": True,
+                        "intent": {"memoryManagerPolicy": "Static"},
+                        "topology": {"numa_nodes": [{"id": 0, "memory_bytes": 1 << 33, "cpus": [0]}], "numa_memory_capacity_bytes": 1 << 33},
+                    },
+                    {
+                        "name": "b",
+                        "max_pods": 0,
+                        "cluster_in_another_part": True,
+                        "intent": {"memoryManagerPolicy": "Static"},
+                        "topology": {"numa_nodes": [{"id": 0, "memory_bytes": 1 << 33, "cpus": [0]}], "numa_memory_capacity_bytes": 1 << 33},
+                    },
+                ]
+            }
+        )
+    )
     result = eks_userdata(collections_root, tmp_path, output, "-e", "@%s" % bad, check=False)
     assert result.returncode == 2, result.stdout
     assert "node_classes[0] (a): unknown EC2 instance type 'm9.huge'" in result.stdout

@@ -19,8 +19,7 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(REPO, "scripts", "render")
 # Where scripts/lib/common.sh puts the render's virtualenv.
-RENDER_VENV = os.environ.get("NUMA_KUBELET_RENDER_VENV") or os.path.join(
-    os.environ.get("NUMA_KUBELET_CACHE") or os.path.join(REPO, ".cache"), "render-venv")
+RENDER_VENV = os.environ.get("NUMA_KUBELET_RENDER_VENV") or os.path.join(os.environ.get("NUMA_KUBELET_CACHE") or os.path.join(REPO, ".cache"), "render-venv")
 
 pytestmark = pytest.mark.skipif(not os.path.exists(SCRIPT), reason="scripts/ is not part of an installed collection")
 
@@ -46,16 +45,18 @@ def rendered(tmp_path_factory):
     # The test tools' virtualenv is somewhere that does not exist: the render must neither need nor create it.
     env.update(HOME=str(home), NUMA_KUBELET_VENV=str(test_venv), PATH="/usr/local/bin:/usr/bin:/bin")
     # Quoted as ansible-playbook's key=value syntax wants a value with a space: the script must read it the same way.
-    result = subprocess.run([SCRIPT, "-e", "kubelet_numa_render_dir='%s'" % output], cwd=str(tmp), env=env,
-                            capture_output=True, text=True, check=False, timeout=900)
+    result = subprocess.run(
+        [SCRIPT, "-e", "kubelet_numa_render_dir='%s'" % output], cwd=str(tmp), env=env, capture_output=True, text=True, check=False, timeout=900
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert not test_venv.exists()
     return result, output
 
 
 def test_render_venv_holds_ansible_core_at_the_pin_and_no_test_tool(rendered):
-    listed = subprocess.run([os.path.join(RENDER_VENV, "bin", "python"), "-m", "pip", "list", "--format", "json"],
-                            capture_output=True, text=True, check=True, timeout=300)
+    listed = subprocess.run(
+        [os.path.join(RENDER_VENV, "bin", "python"), "-m", "pip", "list", "--format", "json"], capture_output=True, text=True, check=True, timeout=300
+    )
     installed = {package["name"].lower(): package["version"] for package in json.loads(listed.stdout)}
     pins = requirements("requirements-dev.txt", "requirements-tools.txt")
     assert installed["ansible-core"] == pins["ansible-core"]
@@ -77,5 +78,4 @@ def test_prints_the_files_written_into_the_chosen_directory(rendered):
 
 def test_nothing_warns(rendered):
     result = rendered[0]
-    assert not re.search(r"WARNING|DEPRECATION|Could not match supplied host pattern", result.stdout + result.stderr), \
-        result.stdout + result.stderr
+    assert not re.search(r"WARNING|DEPRECATION|Could not match supplied host pattern", result.stdout + result.stderr), result.stdout + result.stderr

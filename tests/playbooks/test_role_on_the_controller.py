@@ -20,9 +20,10 @@ import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.path.dirname(sys.executable)
-TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": list(range(0, 48))},
-                           {"id": 1, "memory_bytes": 16 << 30, "cpus": list(range(48, 96))}],
-            "numa_memory_capacity_bytes": 32 << 30}
+TOPOLOGY = {
+    "numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": list(range(0, 48))}, {"id": 1, "memory_bytes": 16 << 30, "cpus": list(range(48, 96))}],
+    "numa_memory_capacity_bytes": 32 << 30,
+}
 
 
 class _Imds(http.server.BaseHTTPRequestHandler):
@@ -70,10 +71,22 @@ def imds():
 
 
 def role_play(tmp_path, role_vars, plan_file):
-    play = [{"name": "Run the role in check mode", "hosts": "localhost", "gather_facts": False, "tasks": [
-        {"name": "The role", "ansible.builtin.include_role": {"name": "numa.kubelet.kubelet_numa"}, "vars": role_vars},
-        {"name": "Keep the plan", "ansible.builtin.copy": {"content": "{{ kubelet_numa_plan | to_json }}", "dest": str(plan_file), "mode": "0600"},
-         "check_mode": False, "delegate_to": "localhost"}]}]
+    play = [
+        {
+            "name": "Run the role in check mode",
+            "hosts": "localhost",
+            "gather_facts": False,
+            "tasks": [
+                {"name": "The role", "ansible.builtin.include_role": {"name": "numa.kubelet.kubelet_numa"}, "vars": role_vars},
+                {
+                    "name": "Keep the plan",
+                    "ansible.builtin.copy": {"content": "{{ kubelet_numa_plan | to_json }}", "dest": str(plan_file), "mode": "0600"},
+                    "check_mode": False,
+                    "delegate_to": "localhost",
+                },
+            ],
+        }
+    ]
     path = tmp_path / "play.yml"
     path.write_text(yaml.safe_dump(play, sort_keys=False))
     return path
@@ -86,21 +99,50 @@ def tasks_play(tmp_path, name, tasks):
 
 
 def run_check(collections_path, tmp_path, playbook):
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_path), ANSIBLE_HOME=str(tmp_path / "ansible-home"),
-               ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"), ANSIBLE_NOCOLOR="1")
-    return subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable,
-                           "--check", "--diff", str(playbook)], env=env, capture_output=True, text=True, check=False, timeout=300)
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=str(collections_path),
+        ANSIBLE_HOME=str(tmp_path / "ansible-home"),
+        ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
+        ANSIBLE_NOCOLOR="1",
+    )
+    return subprocess.run(
+        [
+            os.path.join(BIN, "ansible-playbook"),
+            "-i",
+            "localhost,",
+            "-c",
+            "local",
+            "-e",
+            "ansible_python_interpreter=%s" % sys.executable,
+            "--check",
+            "--diff",
+            str(playbook),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
 
 
 def nodeadm_role_vars(tmp_path, imds, **extra):
     """A nodeadm node laid out under tmp_path, with no nodeadm base config: kubeReserved comes from nodeadm's formula."""
-    return dict({"kubelet_numa_platform": "nodeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_imds_url": imds,
-                 "kubelet_numa_nodeadm_kubelet_config": str(tmp_path / "no-such-config.json"),
-                 "kubelet_numa_nodeadm_config_dir": str(tmp_path / "nodeadm.d"),
-                 "kubelet_numa_nodeadm_kubelet_dropin_dir": str(tmp_path / "config.json.d"),
-                 "kubelet_numa_nodeadm_kubelet_environment": str(tmp_path / "environment"),
-                 "kubelet_numa_kubelet_root_dir": str(tmp_path / "kubelet"),
-                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}}, **extra)
+    return dict(
+        {
+            "kubelet_numa_platform": "nodeadm",
+            "kubelet_numa_topology": TOPOLOGY,
+            "kubelet_numa_imds_url": imds,
+            "kubelet_numa_nodeadm_kubelet_config": str(tmp_path / "no-such-config.json"),
+            "kubelet_numa_nodeadm_config_dir": str(tmp_path / "nodeadm.d"),
+            "kubelet_numa_nodeadm_kubelet_dropin_dir": str(tmp_path / "config.json.d"),
+            "kubelet_numa_nodeadm_kubelet_environment": str(tmp_path / "environment"),
+            "kubelet_numa_kubelet_root_dir": str(tmp_path / "kubelet"),
+            "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
+        },
+        **extra,
+    )
 
 
 def test_nodeadm_reads_the_instance_type_from_imdsv2(collections_root, tmp_path, imds):
@@ -121,9 +163,11 @@ def test_nodeadm_reads_the_instance_type_from_imdsv2(collections_root, tmp_path,
 
 def test_nodeadm_reads_the_user_data_from_imdsv2(collections_root, tmp_path, imds):
     # The instance's user data pins kubeReserved at 8Gi: the plan is what nodeadm builds from it, with no warning.
-    _Imds.user_data = ("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: application/node.eks.aws\n\n"
-                       "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      kubeReserved:\n"
-                       "        memory: 8Gi\n--//--\n")
+    _Imds.user_data = (
+        'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="//"\n\n--//\nContent-Type: application/node.eks.aws\n\n'
+        "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      kubeReserved:\n"
+        "        memory: 8Gi\n--//--\n"
+    )
     plan_file = tmp_path / "plan.json"
     role_vars = nodeadm_role_vars(tmp_path, imds, kubelet_numa_nodeadm_user_data_from_imds=True, kubelet_numa_instance_type="p4d.24xlarge")
     result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
@@ -137,13 +181,17 @@ def test_nodeadm_reads_the_user_data_from_imdsv2(collections_root, tmp_path, imd
 
 def test_an_undetectable_platform_fails_the_host_in_planning(collections_root, tmp_path):
     plan_file = tmp_path / "plan.json"
-    role_vars = {"kubelet_numa_topology": TOPOLOGY, "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
-                 "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n",
-                                             "/etc/rancher/rke2/config.yaml": "token: x\n"}}
+    role_vars = {
+        "kubelet_numa_topology": TOPOLOGY,
+        "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n", "/etc/rancher/rke2/config.yaml": "token: x\n"},
+    }
     result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
     assert result.returncode == 2
-    assert ("kubelet_numa_platform: cannot detect the platform: this host looks like kubeadm (/var/lib/kubelet/config.yaml) "
-            "and rke2 (/etc/rancher/rke2); set kubelet_numa_platform") in result.stdout
+    assert (
+        "kubelet_numa_platform: cannot detect the platform: this host looks like kubeadm (/var/lib/kubelet/config.yaml) "
+        "and rke2 (/etc/rancher/rke2); set kubelet_numa_platform"
+    ) in result.stdout
     assert not plan_file.exists()
 
 
@@ -161,10 +209,14 @@ def test_empty_intent_leaves_the_host_alone(collections_root, tmp_path):
 def test_the_plans_warnings_are_shown_as_task_warnings(collections_root, tmp_path):
     plan_file = tmp_path / "plan.json"
     # No topologyManagerPolicy: the kubelet's default "none" admits pods whose memory spans NUMA nodes.
-    role_vars = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
-                 "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
-                 "kubelet_numa_kubeadm_config_dir": str(tmp_path / "kubelet.conf.d"),
-                 "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env")}
+    role_vars = {
+        "kubelet_numa_platform": "kubeadm",
+        "kubelet_numa_topology": TOPOLOGY,
+        "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+        "kubelet_numa_kubeadm_config_dir": str(tmp_path / "kubelet.conf.d"),
+        "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env"),
+    }
     result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
     assert result.returncode == 0, result.stdout + result.stderr
     output = " ".join((result.stdout + result.stderr).split())
@@ -182,10 +234,14 @@ def test_plan_node_refuses_arguments_of_the_wrong_type(collections_root, tmp_pat
 def test_the_plan_says_what_the_role_writes_rendered_from_its_templates(collections_root, tmp_path):
     plan_file = tmp_path / "plan.json"
     config_dir = str(tmp_path / "kubelet.conf.d")
-    role_vars = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY,
-                 "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
-                 "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
-                 "kubelet_numa_kubeadm_config_dir": config_dir, "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env")}
+    role_vars = {
+        "kubelet_numa_platform": "kubeadm",
+        "kubelet_numa_topology": TOPOLOGY,
+        "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+        "kubelet_numa_kubeadm_config_dir": config_dir,
+        "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env"),
+    }
     result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
     assert result.returncode == 0, result.stdout + result.stderr
     plan = json.loads(plan_file.read_text())
@@ -200,26 +256,41 @@ def test_the_plan_says_what_the_role_writes_rendered_from_its_templates(collecti
     assert "ExecStartPre=-/bin/sh -c 'if [ ! -e /run/numa-kubelet/kubelet.service.reset ] || { [ -e /etc/numa-kubelet/kubelet.service.manager-inputs ]" in guard
     assert "cp /etc/numa-kubelet/kubelet.service.manager-inputs /var/lib/numa-kubelet/kubelet.service.started-inputs.tmp" in guard
     assert writes["/etc/numa-kubelet/kubelet.service.manager-inputs"]["content"].endswith("\n" + plan["manager_inputs"]["planned"] + "\n")
-    assert plan["apply"]["guard"]["writes"] == [write for write in plan["apply"]["writes"] if write["path"] in
-                                                ("/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf",
-                                                 "/etc/numa-kubelet/kubelet.service.manager-inputs",
-                                                 "/var/lib/numa-kubelet/kubelet.service.started-inputs")]
+    assert plan["apply"]["guard"]["writes"] == [
+        write
+        for write in plan["apply"]["writes"]
+        if write["path"]
+        in (
+            "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf",
+            "/etc/numa-kubelet/kubelet.service.manager-inputs",
+            "/var/lib/numa-kubelet/kubelet.service.started-inputs",
+        )
+    ]
     assert plan["apply"]["guard"]["seed_started"] is True
 
 
 def test_plan_node_with_pending_outside_the_role_says_it_needs_the_roles_templates(collections_root, tmp_path):
-    variables = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_reboot_reset": True,
-                 "kubelet_numa_reserved_memory_split": "even",
-                 "kubelet_numa_config": {"memoryManagerPolicy": "Static"}, "kubelet_numa_kubelet_root_dir": "/var/lib/kubelet",
-                 "kubelet_numa_dropin_name": "50-numa-kubelet", "kubelet_numa_kubeadm_config_file": "/var/lib/kubelet/config.yaml",
-                 "kubelet_numa_kubeadm_flags_file": "/var/lib/kubelet/kubeadm-flags.env", "kubelet_numa_kubeadm_extra_args_file": "/etc/default/kubelet",
-                 "kubelet_numa_kubeadm_config_dir": "/etc/kubernetes/kubelet.conf.d",
-                 "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"}}
+    variables = {
+        "kubelet_numa_platform": "kubeadm",
+        "kubelet_numa_topology": TOPOLOGY,
+        "kubelet_numa_reboot_reset": True,
+        "kubelet_numa_reserved_memory_split": "even",
+        "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
+        "kubelet_numa_kubelet_root_dir": "/var/lib/kubelet",
+        "kubelet_numa_dropin_name": "50-numa-kubelet",
+        "kubelet_numa_kubeadm_config_file": "/var/lib/kubelet/config.yaml",
+        "kubelet_numa_kubeadm_flags_file": "/var/lib/kubelet/kubeadm-flags.env",
+        "kubelet_numa_kubeadm_extra_args_file": "/etc/default/kubelet",
+        "kubelet_numa_kubeadm_config_dir": "/etc/kubernetes/kubelet.conf.d",
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+    }
     path = tasks_play(tmp_path, "Pending outside the role", [{"name": "Plan", "numa.kubelet.plan_node": {"variables": variables, "pending": True}}])
     result = run_check(collections_root, tmp_path, path)
     assert result.returncode == 2, result.stdout
-    assert ("plan_node: localhost: cannot decide what is pending (pending=true renders the templates of the role numa.kubelet.kubelet_numa, "
-            "so the task must run in it): the template file reboot-reset.conf.j2 could not be found for the lookup") in result.stdout, result.stdout
+    assert (
+        "plan_node: localhost: cannot decide what is pending (pending=true renders the templates of the role numa.kubelet.kubelet_numa, "
+        "so the task must run in it): the template file reboot-reset.conf.j2 could not be found for the lookup"
+    ) in result.stdout, result.stdout
     del variables["kubelet_numa_reboot_reset"]
     path = tasks_play(tmp_path, "Pending without the variable", [{"name": "Plan", "numa.kubelet.plan_node": {"variables": variables, "pending": True}}])
     result = run_check(collections_root, tmp_path, path)

@@ -26,10 +26,21 @@ def rollout(collections_root, tmp_path, *extra, host_vars=None):
     hosts = {name: dict(local, **(host_vars or {}).get(name, {})) for name in ("node-a", "node-b")}
     inventory = tmp_path / "inventory.yml"
     inventory.write_text(yaml.safe_dump({"all": {"hosts": hosts, "vars": {"kubelet_numa_config": {"memoryManagerPolicy": "Static"}}}}))
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_root), ANSIBLE_HOME=str(tmp_path / "ansible-home"),
-               ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"), ANSIBLE_NOCOLOR="1")
-    return subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", str(inventory), "--check", *extra,
-                           os.path.join(REPO, "playbooks", "rollout.yml")], env=env, capture_output=True, text=True, check=False, timeout=300)
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=str(collections_root),
+        ANSIBLE_HOME=str(tmp_path / "ansible-home"),
+        ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
+        ANSIBLE_NOCOLOR="1",
+    )
+    return subprocess.run(
+        [os.path.join(BIN, "ansible-playbook"), "-i", str(inventory), "--check", *extra, os.path.join(REPO, "playbooks", "rollout.yml")],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
 
 
 def test_a_value_that_is_not_an_int_is_refused_before_the_first_task(collections_root, tmp_path):
@@ -37,8 +48,9 @@ def test_a_value_that_is_not_an_int_is_refused_before_the_first_task(collections
     assert result.returncode == 2, result.stdout + result.stderr
     for host in ("node-a", "node-b"):
         assert ("fatal: [%s]: FAILED! =>" % host) in result.stdout, result.stdout
-    assert ("argument 'kubelet_numa_rollout_drain_timeout' is of type str and we were unable to convert to int: "
-            "\"'5m'\" cannot be converted to an int") in result.stdout + result.stderr, result.stdout
+    assert (
+        "argument 'kubelet_numa_rollout_drain_timeout' is of type str and we were unable to convert to int: \"'5m'\" cannot be converted to an int"
+    ) in result.stdout + result.stderr, result.stdout
     assert FIRST_TASK not in result.stdout
 
 
@@ -47,15 +59,26 @@ def test_a_host_variable_that_is_not_a_bool_is_refused_for_that_host(collections
     assert result.returncode == 2, result.stdout + result.stderr
     fatal = [line for line in result.stdout.splitlines() if line.startswith("fatal: [")]
     assert len(fatal) == 1 and fatal[0].startswith("fatal: [node-b]: FAILED! =>"), result.stdout
-    assert ("argument 'kubelet_numa_rollout_drain_force' is of type str and we were unable to convert to bool: "
-            "The value 'maybe' is not a valid boolean.") in fatal[0]
+    assert (
+        "argument 'kubelet_numa_rollout_drain_force' is of type str and we were unable to convert to bool: The value 'maybe' is not a valid boolean."
+    ) in fatal[0]
     assert FIRST_TASK not in result.stdout
 
 
 def test_good_values_given_as_text_pass_the_validation(collections_root, tmp_path):
     # -e gives text; the specs convert it for the check. Here the rollout then refuses for want of a kubeconfig.
-    result = rollout(collections_root, tmp_path, "-e", "kubelet_numa_rollout_drain_timeout=20", "-e", "kubelet_numa_rollout_drain_force=yes",
-                     "-e", "kubelet_numa_rollout_node_local=false", "-e", "kubelet_numa_rollout_serial=25%")
+    result = rollout(
+        collections_root,
+        tmp_path,
+        "-e",
+        "kubelet_numa_rollout_drain_timeout=20",
+        "-e",
+        "kubelet_numa_rollout_drain_force=yes",
+        "-e",
+        "kubelet_numa_rollout_node_local=false",
+        "-e",
+        "kubelet_numa_rollout_serial=25%",
+    )
     assert result.returncode == 2, result.stdout + result.stderr
     assert FIRST_TASK in result.stdout
     assert "Validation of arguments failed" not in result.stdout + result.stderr

@@ -23,8 +23,14 @@ BIN = os.path.dirname(sys.executable)
 
 
 def run(command, collections_path, tmp_path, check=True):
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_path), ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
-               ANSIBLE_HOME=str(tmp_path / "ansible-home"), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=str(collections_path),
+        ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
+        ANSIBLE_HOME=str(tmp_path / "ansible-home"),
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_FORCE_COLOR="0",
+    )
     result = subprocess.run(command, env=env, capture_output=True, text=True, check=False, timeout=300)
     if check:
         assert result.returncode == 0, result.stdout + result.stderr
@@ -32,8 +38,12 @@ def run(command, collections_path, tmp_path, check=True):
 
 
 def playbook(path, collections_path, tmp_path, *extra, check=True):
-    return run([os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable,
-                *extra, path], collections_path, tmp_path, check)
+    return run(
+        [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable, *extra, path],
+        collections_path,
+        tmp_path,
+        check,
+    )
 
 
 @pytest.fixture()
@@ -45,8 +55,7 @@ def two_node_root(tmp_path):
 
 def check_two_node_plan(collections_path, tmp_path, root, *extra):
     plan_file = tmp_path / "plan.json"
-    playbook(os.path.join(HERE, "two_numa_nodes.yml"), collections_path, tmp_path,
-             "-e", "fake_root=%s" % root, "-e", "plan_file=%s" % plan_file, *extra)
+    playbook(os.path.join(HERE, "two_numa_nodes.yml"), collections_path, tmp_path, "-e", "fake_root=%s" % root, "-e", "plan_file=%s" % plan_file, *extra)
     if "--check" in extra:
         assert not plan_file.exists(), "check mode wrote a file"
         return
@@ -65,8 +74,16 @@ def test_module_in_check_mode(collections_root, tmp_path, two_node_root):
 
 
 def test_module_fails_clearly_without_a_numa_tree(collections_root, tmp_path):
-    result = playbook(os.path.join(HERE, "two_numa_nodes.yml"), collections_root, tmp_path,
-                      "-e", "fake_root=%s" % tmp_path, "-e", "plan_file=%s" % (tmp_path / "plan.json"), check=False)
+    result = playbook(
+        os.path.join(HERE, "two_numa_nodes.yml"),
+        collections_root,
+        tmp_path,
+        "-e",
+        "fake_root=%s" % tmp_path,
+        "-e",
+        "plan_file=%s" % (tmp_path / "plan.json"),
+        check=False,
+    )
     assert result.returncode == 2
     assert "numa_facts: no NUMA topology at %s/sys/devices/system/node" % tmp_path in result.stdout
     assert not (tmp_path / "plan.json").exists()
@@ -80,8 +97,20 @@ def test_refused_config_fails_the_play_with_the_kubelets_words(collections_root,
 
 def render(collections_path, tmp_path, inventory, *extra, check=True):
     output = tmp_path / "render"
-    result = run([os.path.join(BIN, "ansible-playbook"), "-i", str(inventory), "-e", "kubelet_numa_render_dir=%s" % output, *extra,
-                  os.path.join(REPO, "playbooks", "render.yml")], collections_path, tmp_path, check)
+    result = run(
+        [
+            os.path.join(BIN, "ansible-playbook"),
+            "-i",
+            str(inventory),
+            "-e",
+            "kubelet_numa_render_dir=%s" % output,
+            *extra,
+            os.path.join(REPO, "playbooks", "render.yml"),
+        ],
+        collections_path,
+        tmp_path,
+        check,
+    )
     return output, result
 
 
@@ -89,17 +118,21 @@ def test_render_writes_what_the_role_would_for_every_platform(collections_root, 
     output = render(collections_root, tmp_path, os.path.join(REPO, "playbooks", "inventory", "example.yml"))[0]
     hosts = sorted(os.listdir(output))
     assert hosts == ["eks-m5-01", "eks-p4d-01", "kubeadm-gpu-01", "kubeadm-gpu-02", "rke2-agent-01", "rke2-server-01", "this-machine"]
-    files = {host: sorted(os.path.relpath(os.path.join(root, name), output / host)
-                          for root, _dirs, names in os.walk(output / host) for name in names if name != MANIFEST)
-             for host in hosts}
+    files = {
+        host: sorted(
+            os.path.relpath(os.path.join(root, name), output / host) for root, _dirs, names in os.walk(output / host) for name in names if name != MANIFEST
+        )
+        for host in hosts
+    }
     assert files["kubeadm-gpu-01"] == ["etc/default/kubelet", "etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "plan.json"]
     assert files["rke2-server-01"] == ["plan.json", "var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"]
     assert files["rke2-agent-01"] == ["etc/rancher/rke2/config.yaml.d/50-numa-kubelet.yaml", "plan.json"]
     assert files["eks-p4d-01"] == ["etc/eks/nodeadm.d/50-numa-kubelet.yaml", "plan.json"]
     plans = {host: json.loads((output / host / "plan.json").read_text()) for host in hosts}
     for host, plan in plans.items():
-        assert sorted(plan) == sorted(["platform", "numa_nodes", "reserved_memory", "kubelet_config", "kubelet_inputs", "files", "unit",
-                                       "restart", "warnings"]), host
+        assert sorted(plan) == sorted(
+            ["platform", "numa_nodes", "reserved_memory", "kubelet_config", "kubelet_inputs", "files", "unit", "restart", "warnings"]
+        ), host
         assert check_kubelet_config(plan["kubelet_config"], plan["numa_nodes"]).errors == [], host
         assert plan["kubelet_config"]["reservedMemory"] == plan["reserved_memory"]
     memory = {host: [item["limits"]["memory"] for item in plans[host]["reserved_memory"]] for host in hosts}
@@ -115,11 +148,17 @@ def test_render_writes_what_the_role_would_for_every_platform(collections_root, 
 
 def test_render_fails_only_the_host_with_bad_intent(collections_root, tmp_path):
     inventory = tmp_path / "inventory.yml"
-    topology = {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
-                "numa_memory_capacity_bytes": 16 << 30}
+    topology = {
+        "numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
+        "numa_memory_capacity_bytes": 16 << 30,
+    }
     main = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
-    good = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": topology, "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": main},
-            "kubelet_numa_config": {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}}}
+    good = {
+        "kubelet_numa_platform": "kubeadm",
+        "kubelet_numa_topology": topology,
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": main},
+        "kubelet_numa_config": {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}},
+    }
     bad = dict(good, kubelet_numa_config={"memoryManagerPolicy": "static", "kubeReserved": {"memory": "1Gi"}})
     inventory.write_text(yaml.safe_dump({"all": {"hosts": {"good": good, "bad": bad}}}))
     (tmp_path / "render" / "bad").mkdir(parents=True)
@@ -130,4 +169,6 @@ def test_render_fails_only_the_host_with_bad_intent(collections_root, tmp_path):
     assert sorted(os.listdir(output)) == ["bad", "good"]
     assert os.listdir(output / "bad") == ["stale"], "the failed host gets no files; a file the render did not write survives"
     assert json.loads((output / "good" / "plan.json").read_text())["reserved_memory"] == [
-        {"numaNode": 0, "limits": {"memory": "562Mi"}}, {"numaNode": 1, "limits": {"memory": "562Mi"}}]
+        {"numaNode": 0, "limits": {"memory": "562Mi"}},
+        {"numaNode": 1, "limits": {"memory": "562Mi"}},
+    ]

@@ -25,10 +25,13 @@ IMAGE = "localhost/numa-kubelet-testhost:bookworm"
 STARTS = "/var/log/kubelet-standin/starts.jsonl"
 FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
 CHECKPOINT = "/var/lib/kubelet/memory_manager_state"
-INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-          "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
-UNIT = {"kubeadm": "kubelet.service", "rke2-server": "rke2-server.service", "rke2-agent": "rke2-agent.service",
-        "nodeadm": "kubelet.service"}
+INTENT = {
+    "memoryManagerPolicy": "Static",
+    "topologyManagerPolicy": "single-numa-node",
+    "kubeReserved": {"memory": "512Mi"},
+    "systemReserved": {"memory": "512Mi"},
+}
+UNIT = {"kubeadm": "kubelet.service", "rke2-server": "rke2-server.service", "rke2-agent": "rke2-agent.service", "nodeadm": "kubelet.service"}
 _NAMES = itertools.count()
 
 
@@ -43,16 +46,33 @@ class Node:
         self.pid = None
 
     def start(self):
-        run(["podman", "run", "--detach", "--name", self.name, "--hostname", self.name, "--runtime=runc", "--systemd=always",
-             "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768", IMAGE, "/sbin/init"], env=self.env)
+        run(
+            [
+                "podman",
+                "run",
+                "--detach",
+                "--name",
+                self.name,
+                "--hostname",
+                self.name,
+                "--runtime=runc",
+                "--systemd=always",
+                "--ulimit",
+                "nofile=20000:20000",
+                "--ulimit",
+                "nproc=32768:32768",
+                IMAGE,
+                "/sbin/init",
+            ],
+            env=self.env,
+        )
         self.pid = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", self.name], env=self.env).stdout.strip()
         deadline = time.time() + 120
         while self.sh("systemctl is-system-running", check=False).stdout.strip() not in ("running", "degraded"):
             assert time.time() < deadline, "%s: systemd did not finish booting in 120 s" % self.name
             time.sleep(0.5)
         # The kubelet STAND-IN of this checkout (its markers for these tests), whichever checkout built the shared image.
-        run(["podman", "cp", os.path.join(REPO, "tests", "hosts", "standins", "kubelet-standin"), self.name + ":/usr/local/bin/kubelet-standin"],
-            env=self.env)
+        run(["podman", "cp", os.path.join(REPO, "tests", "hosts", "standins", "kubelet-standin"), self.name + ":/usr/local/bin/kubelet-standin"], env=self.env)
         self.sh("numa-standin-provision %s --timeout 180" % self.layout)
 
     def stop(self):
@@ -60,8 +80,7 @@ class Node:
 
     # -- looking at the host ---------------------------------------------------------------------------------
     def sh(self, script, check=True):
-        return run(["nsenter", "--target", self.pid, "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script],
-                   check=check)
+        return run(["nsenter", "--target", self.pid, "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script], check=check)
 
     def read(self, path):
         """The file's text, or None when it does not exist."""
@@ -95,8 +114,13 @@ class Node:
     # -- running Ansible ---------------------------------------------------------------------------------------
     def inventory(self, groups=(), **variables):
         """An inventory of this host with `variables`, also a member of each of `groups`."""
-        host = {"ansible_connection": "community.docker.nsenter", "ansible_nsenter_pid": int(self.pid),
-                "ansible_python_interpreter": "/usr/bin/python3", "kubelet_numa_config": INTENT, "kubelet_numa_health_timeout": 20}
+        host = {
+            "ansible_connection": "community.docker.nsenter",
+            "ansible_nsenter_pid": int(self.pid),
+            "ansible_python_interpreter": "/usr/bin/python3",
+            "kubelet_numa_config": INTENT,
+            "kubelet_numa_health_timeout": 20,
+        }
         host.update(variables)
         path = os.path.join(self.tmp, "inventory-%s.yml" % self.name)
         inventory = {"all": {"hosts": {self.name: host}}}
@@ -107,13 +131,20 @@ class Node:
         return path
 
     def playbook_env(self):
-        return dict(os.environ, ANSIBLE_COLLECTIONS_PATH=self.collections_root, ANSIBLE_HOST_KEY_CHECKING="false",
-                    ANSIBLE_CALLBACK_RESULT_FORMAT="yaml", ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
-                    ANSIBLE_PIPELINING="true", ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_RETRY_FILES_ENABLED="false")
+        return dict(
+            os.environ,
+            ANSIBLE_COLLECTIONS_PATH=self.collections_root,
+            ANSIBLE_HOST_KEY_CHECKING="false",
+            ANSIBLE_CALLBACK_RESULT_FORMAT="yaml",
+            ANSIBLE_NOCOLOR="1",
+            ANSIBLE_FORCE_COLOR="0",
+            ANSIBLE_PIPELINING="true",
+            ANSIBLE_LOCALHOST_WARNING="false",
+            ANSIBLE_RETRY_FILES_ENABLED="false",
+        )
 
     def playbook_argv(self, playbook, *extra, groups=(), **variables):
-        return [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), playbook,
-                "-i", self.inventory(groups, **variables)] + list(extra)
+        return [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), playbook, "-i", self.inventory(groups, **variables)] + list(extra)
 
     def play(self, tasks, *extra, groups=(), **variables):
         """Run one play of `tasks` on this host; the CompletedProcess."""

@@ -42,8 +42,9 @@ def wait_for(predicate, timeout, what):
 
 def slow_stop(node, seconds=5):
     """A kubelet unit whose stop takes a while, so that a test can strike between the stop and the start."""
-    node.sh("mkdir -p %s && printf '[Service]\\nExecStopPost=/bin/sleep %d\\n' > %s && systemctl daemon-reload"
-            % (os.path.dirname(SLOW_STOP), seconds, SLOW_STOP))
+    node.sh(
+        "mkdir -p %s && printf '[Service]\\nExecStopPost=/bin/sleep %d\\n' > %s && systemctl daemon-reload" % (os.path.dirname(SLOW_STOP), seconds, SLOW_STOP)
+    )
 
 
 def start_role(node, **variables):
@@ -55,17 +56,30 @@ def start_role(node, **variables):
 
 def write_role_play(node):
     import yaml
+
     path = os.path.join(node.tmp, "role-%s.yml" % node.name)
     with open(path, "w", encoding="utf-8") as out:
-        yaml.safe_dump([{"name": "Role", "hosts": "all", "gather_facts": False,
-                         "tasks": [{"name": "Run the role", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}}]}], out)
+        yaml.safe_dump(
+            [
+                {
+                    "name": "Role",
+                    "hosts": "all",
+                    "gather_facts": False,
+                    "tasks": [{"name": "Run the role", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}}],
+                }
+            ],
+            out,
+        )
     return path
 
 
 def wait_for_new_start(node, before, timeout=120):
     """The kubelet running again after a start recorded after `before` starts."""
-    wait_for(lambda: len(node.starts()) > before and node.starts()[-1]["result"] == "started" and node.active() == "active",
-             timeout, "a new good start of the kubelet")
+    wait_for(
+        lambda: len(node.starts()) > before and node.starts()[-1]["result"] == "started" and node.active() == "active",
+        timeout,
+        "a new good start of the kubelet",
+    )
     return node.starts()[-1]
 
 
@@ -75,8 +89,9 @@ def kill_module_processes(node):
     The transaction has left the task's session and been handed to PID 1 (systemd); a module's process is a child of
     the connection's shell. Returns the PIDs killed.
     """
-    return node.sh("for pid in $(pgrep -f '^/usr/bin/python3'); do "
-                   "  [ \"$(ps -o ppid= -p $pid | tr -d ' ')\" = 1 ] || { kill -9 $pid && echo $pid; }; done").stdout.split()
+    return node.sh(
+        "for pid in $(pgrep -f '^/usr/bin/python3'); do   [ \"$(ps -o ppid= -p $pid | tr -d ' ')\" = 1 ] || { kill -9 $pid && echo $pid; }; done"
+    ).stdout.split()
 
 
 def stopping(node):
@@ -86,9 +101,10 @@ def stopping(node):
 def test_notify_from_another_play_restarts_safely_and_rolls_back(node_factory):
     node = node_factory("kubeadm")
     assert_ok(node.role())
-    notify = [{"name": "Run the role", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}},
-              {"name": "Change something the kubelet reads", "ansible.builtin.command": "/bin/true", "changed_when": True,
-               "notify": "kubelet_numa reset"}]
+    notify = [
+        {"name": "Run the role", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}},
+        {"name": "Change something the kubelet reads", "ansible.builtin.command": "/bin/true", "changed_when": True, "notify": "kubelet_numa reset"},
+    ]
     starts = len(node.starts())
     assert_ok(node.play(notify))
     new = node.starts()[starts:]
@@ -168,8 +184,10 @@ def test_disk_full_changes_nothing(node_factory):
     node = node_factory("kubeadm")
     # A full file system where the second file goes (/etc/default/kubelet), after the drop-in was written.
     node.sh("mount -t tmpfs -o size=16k tmpfs /etc/default && dd if=/dev/zero of=/etc/default/fill bs=4k count=8 2>/dev/null || true")
-    snapshot = ("find /etc/kubernetes /etc/systemd/system /etc/numa-kubelet /var/lib/numa-kubelet /var/lib/kubelet "
-                "-printf '%p %m %s\\n' 2>/dev/null | sort; cat /var/lib/kubelet/memory_manager_state")
+    snapshot = (
+        "find /etc/kubernetes /etc/systemd/system /etc/numa-kubelet /var/lib/numa-kubelet /var/lib/kubelet "
+        "-printf '%p %m %s\\n' 2>/dev/null | sort; cat /var/lib/kubelet/memory_manager_state"
+    )
     files = node.sh(snapshot).stdout
     starts = len(node.starts())
     failed = node.role()
@@ -202,17 +220,19 @@ def test_rollout_summary_for_a_host_lost_mid_restart(node_factory):
         out.write(node.pid)
     before = node.starts()
     log = open(os.path.join(node.tmp, "rollout-%s.log" % node.name), "w+")
-    argv = node.playbook_argv(os.path.join(REPO, "playbooks", "rollout.yml"), kubelet_numa_config=CHANGED,
-                              kubelet_numa_rollout_node_local=True,
-                              ansible_nsenter_pid="{{ lookup('ansible.builtin.file', '%s') | int }}" % pid_file)
+    argv = node.playbook_argv(
+        os.path.join(REPO, "playbooks", "rollout.yml"),
+        kubelet_numa_config=CHANGED,
+        kubelet_numa_rollout_node_local=True,
+        ansible_nsenter_pid="{{ lookup('ansible.builtin.file', '%s') | int }}" % pid_file,
+    )
     controller = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=node.playbook_env(), cwd=REPO)
     wait_for(lambda: stopping(node), 180, "the kubelet stopping")
     with open(pid_file, "w", encoding="utf-8") as out:
         out.write("4194999")  # above the kernel's largest pid_max
     # The task that waits for the transaction's report may begin a moment after the stop, its connection made before
     # the PID changed: kill it once it is there, unless the controller has already found the node unreachable.
-    wait_for(lambda: kill_module_processes(node) or controller.poll() is not None, 60,
-             "a module process on the node, or the controller ending")
+    wait_for(lambda: kill_module_processes(node) or controller.poll() is not None, 60, "a module process on the node, or the controller ending")
     assert controller.wait(300) != 0
     log.seek(0)
     out = " ".join(log.read().split())

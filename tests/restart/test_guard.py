@@ -72,10 +72,17 @@ def test_lablabs_restart_of_rke2_meets_no_stale_checkpoint(node_factory):
     node = node_factory("rke2-server")
     assert node.checkpoint()["policyName"] == "None"  # RKE2's kubelet ran without the memory manager
     starts = len(node.starts())
-    planned = node.play([{"name": "Plan and guard", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}},
-                         {"name": "Hand the options over", "ansible.builtin.copy": {
-                             "content": "{{ kubelet_numa_rke2_options | to_json }}", "dest": "/root/options.json", "mode": "0600"}}],
-                        groups=["masters"], kubelet_numa_rke2_write_files=False)
+    planned = node.play(
+        [
+            {"name": "Plan and guard", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}},
+            {
+                "name": "Hand the options over",
+                "ansible.builtin.copy": {"content": "{{ kubelet_numa_rke2_options | to_json }}", "dest": "/root/options.json", "mode": "0600"},
+            },
+        ],
+        groups=["masters"],
+        kubelet_numa_rke2_write_files=False,
+    )
     assert_ok(planned)
     assert len(node.starts()) == starts and node.active() == "active"
     assert digest(node.read(INPUTS % node.unit)) != digest(node.read(STARTED % node.unit))

@@ -29,7 +29,7 @@ def test_a_kubelet_that_exits_while_it_settles_is_rolled_back_by_the_node(node_f
     # The role returned while the kubelet ran the new config and still settled: no controller waits any more.
     assert_ok(done)
     assert "settling_until" in done.stdout, done.stdout[-3000:]
-    new = node.starts()[len(before):]
+    new = node.starts()[len(before) :]
     assert [start["result"] for start in new] == ["started"], new
     assert new[0]["reserved_memory_bytes"] != before[-1]["reserved_memory_bytes"]
     assert time.time() - began < 25, "the role waited out the settle time instead of returning once the kubelet was up"
@@ -53,8 +53,9 @@ def test_the_rollout_reads_the_verdict_and_halts_at_a_kubelet_that_exits_while_i
     assert_ok(node.role())
 
     def rollout(config, *extra, **variables):
-        argv = node.playbook_argv(os.path.join(REPO, "playbooks", "rollout.yml"), *extra, kubelet_numa_config=config,
-                                  kubelet_numa_rollout_node_local=True, **variables)
+        argv = node.playbook_argv(
+            os.path.join(REPO, "playbooks", "rollout.yml"), *extra, kubelet_numa_config=config, kubelet_numa_rollout_node_local=True, **variables
+        )
         return run(argv, check=False, cwd=REPO, env=node.playbook_env())
 
     # A good restart: the host is verified while its kubelet settles, then counted once the verdict is in.

@@ -84,15 +84,16 @@ class FakeHost:
     def run(self, script: Path, args, extra_env=None) -> Result:
         """Run a stand-in against this fake host."""
         env = dict(os.environ)
-        env.update({
-            "NUMA_KUBELET_STANDIN_ROOT": str(self.root),
-            "NUMA_KUBELET_STANDIN_ONESHOT": "1",
-            "KUBELET_STANDIN_BIN": str(KUBELET),
-        })
+        env.update(
+            {
+                "NUMA_KUBELET_STANDIN_ROOT": str(self.root),
+                "NUMA_KUBELET_STANDIN_ONESHOT": "1",
+                "KUBELET_STANDIN_BIN": str(KUBELET),
+            }
+        )
         env.update(extra_env or {})
         before = len(self.starts())
-        proc = subprocess.run([sys.executable, str(script)] + list(args), env=env, capture_output=True, text=True,
-                              timeout=60, check=False)
+        proc = subprocess.run([sys.executable, str(script)] + list(args), env=env, capture_output=True, text=True, timeout=60, check=False)
         starts = self.starts()
         return Result(proc.returncode, proc.stdout, proc.stderr, starts[-1] if len(starts) > before else None)
 

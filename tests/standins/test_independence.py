@@ -13,8 +13,27 @@ import pytest
 STANDINS = Path(__file__).resolve().parents[1] / "hosts" / "standins"
 SCRIPTS = sorted(p for p in STANDINS.iterdir() if p.name.endswith("-standin") or p.name == "numa-standin-provision")
 UNITS = sorted(STANDINS.glob("*.service"))
-ALLOWED = {"argparse", "base64", "datetime", "fractions", "hashlib", "http", "json", "os", "re", "signal", "socket", "ssl",
-           "struct", "subprocess", "sys", "threading", "time", "urllib", "yaml"}
+ALLOWED = {
+    "argparse",
+    "base64",
+    "datetime",
+    "fractions",
+    "hashlib",
+    "http",
+    "json",
+    "os",
+    "re",
+    "signal",
+    "socket",
+    "ssl",
+    "struct",
+    "subprocess",
+    "sys",
+    "threading",
+    "time",
+    "urllib",
+    "yaml",
+}
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
@@ -37,6 +56,5 @@ def test_unit_description_says_stand_in(unit):
 
 
 def test_there_are_stand_ins_to_check():
-    assert [p.name for p in SCRIPTS] == ["kubelet-standin", "nodeadm-standin", "numa-standin-provision",
-                                         "rke2-cli-standin", "rke2-standin"]
+    assert [p.name for p in SCRIPTS] == ["kubelet-standin", "nodeadm-standin", "numa-standin-provision", "rke2-cli-standin", "rke2-standin"]
     assert len(UNITS) == 6

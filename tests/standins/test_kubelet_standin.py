@@ -49,30 +49,34 @@ def test_dropin_over_main_file_without_eviction_refuses_924mi(host):
     static(host, [(0, "924Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
     host.kubelet_config("/etc/kubelet.conf.d/50-eviction.conf", evictionHard={"nodefs.available": "10%"})
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--config-dir=/etc/kubelet.conf.d")
-    assert_refused(result, 'the total amount "924Mi" of type "memory" is not equal to the value "1Gi" '
-                           'determined by Node Allocatable feature')
+    assert_refused(result, 'the total amount "924Mi" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature')
     assert not host.path(STATE_PATH).exists()
 
 
 def test_wrong_sum_gives_the_kubelets_exact_message(host):
     static(host, [(0, "512Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml")
-    assert_refused(result, 'the total amount "512Mi" of type "memory" is not equal to the value "1Gi" '
-                           'determined by Node Allocatable feature')
+    assert_refused(result, 'the total amount "512Mi" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature')
 
 
 def test_eviction_in_main_file_without_memory_makes_the_term_zero(host):
-    static(host, [(0, "924Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"},
-           evictionHard={"nodefs.available": "10%"})
+    static(host, [(0, "924Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}, evictionHard={"nodefs.available": "10%"})
     assert_started(host.kubelet("--config=/var/lib/kubelet/config.yaml"))
 
 
 def test_merge_default_eviction_settings_brings_100mi_back(host):
-    static(host, [(0, "924Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"},
-           evictionHard={"nodefs.available": "10%"}, mergeDefaultEvictionSettings=True)
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   'the total amount "924Mi" of type "memory" is not equal to the value "1Gi" '
-                   'determined by Node Allocatable feature')
+    static(
+        host,
+        [(0, "924Mi")],
+        kubeReserved={"memory": "512Mi"},
+        systemReserved={"memory": "412Mi"},
+        evictionHard={"nodefs.available": "10%"},
+        mergeDefaultEvictionSettings=True,
+    )
+    assert_refused(
+        host.kubelet("--config=/var/lib/kubelet/config.yaml"),
+        'the total amount "924Mi" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature',
+    )
 
 
 def test_quantities_compare_exactly_not_textually(host):
@@ -84,9 +88,10 @@ def test_percentage_uses_the_kubelets_float32_arithmetic(make_host):
     host = make_host([7910812])
     # 5 % of 7,910,812 kB is 405,033,580 bytes in the kubelet, not the exact 405,033,574.
     static(host, [(0, "405033574")], evictionHard={"memory.available": "5%"})
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   'the total amount "405033574" of type "memory" is not equal to the value "405033580" '
-                   'determined by Node Allocatable feature')
+    assert_refused(
+        host.kubelet("--config=/var/lib/kubelet/config.yaml"),
+        'the total amount "405033574" of type "memory" is not equal to the value "405033580" determined by Node Allocatable feature',
+    )
     static(host, [(0, "405033580")], evictionHard={"memory.available": "5%"})
     assert_started(host.kubelet("--config=/var/lib/kubelet/config.yaml"))
 
@@ -94,16 +99,14 @@ def test_percentage_uses_the_kubelets_float32_arithmetic(make_host):
 def test_reservation_must_convert_to_int64(host):
     fields = {"kubeReserved": {"memory": "5473566720"}, "evictionHard": {"nodefs.available": "10%"}}
     static(host, [(0, "5.09765625Gi")], **fields)
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   "could not covert a variable of type Quantity to int64")
+    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"), "could not covert a variable of type Quantity to int64")
     static(host, [(0, "5.47356672G")], **fields)
     assert_started(host.kubelet("--config=/var/lib/kubelet/config.yaml"))
 
 
 def test_zero_total_is_refused(host):
     static(host, [], evictionHard={"nodefs.available": "10%"})
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   "[memorymanager] you should specify the system reserved memory")
+    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"), "[memorymanager] you should specify the system reserved memory")
 
 
 def test_policy_names_are_case_sensitive(host):
@@ -113,24 +116,29 @@ def test_policy_names_are_case_sensitive(host):
 
 def test_missing_numa_node_is_refused(host):
     static(host, [(0, "512Mi"), (1, "512Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   "the reserved memory configuration references a NUMA node 1 that does not exist on this machine")
+    assert_refused(
+        host.kubelet("--config=/var/lib/kubelet/config.yaml"), "the reserved memory configuration references a NUMA node 1 that does not exist on this machine"
+    )
 
 
 def test_config_validation_errors_are_joined(host):
-    host.kubelet_config(memoryManagerPolicy="Static", reservedMemory=[
-        {"numaNode": 0, "limits": {"cpu": "1", "memory": "0"}},
-    ])
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   'failed to validate kubelet configuration, error: [invalid configuration: the limit type "cpu" '
-                   'for NUMA node 0 is not supported, only [memory hugepages-<HugePageSize>] is accepted, '
-                   'invalid configuration: reserved memory may not be zero for NUMA node 0 and resource "memory"]')
+    host.kubelet_config(
+        memoryManagerPolicy="Static",
+        reservedMemory=[
+            {"numaNode": 0, "limits": {"cpu": "1", "memory": "0"}},
+        ],
+    )
+    assert_refused(
+        host.kubelet("--config=/var/lib/kubelet/config.yaml"),
+        'failed to validate kubelet configuration, error: [invalid configuration: the limit type "cpu" '
+        "for NUMA node 0 is not supported, only [memory hugepages-<HugePageSize>] is accepted, "
+        'invalid configuration: reserved memory may not be zero for NUMA node 0 and resource "memory"]',
+    )
 
 
 def test_hugepages_cannot_be_system_reserved(host):
     host.kubelet_config(memoryManagerPolicy="Static", systemReserved={"hugepages-2Mi": "2Mi"})
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   '--system-reserved value failed to parse: cannot reserve "hugepages-2Mi" resource')
+    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"), '--system-reserved value failed to parse: cannot reserve "hugepages-2Mi" resource')
 
 
 def test_split_over_two_nodes_is_recorded_per_node(numa2):
@@ -147,16 +155,14 @@ def test_split_over_two_nodes_is_recorded_per_node(numa2):
 # ------------------------------------------------------------------------------------------------ flags
 def test_one_eviction_flag_replaces_the_map_and_repeated_flags_accumulate(host):
     static(host, [(0, "924Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
-    result = host.kubelet("--config=/var/lib/kubelet/config.yaml",
-                          "--eviction-hard=imagefs.available<5%,nodefs.available<5%")
+    result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--eviction-hard=imagefs.available<5%,nodefs.available<5%")
     assert_started(result)
     assert result.start["effective_config"]["evictionHard"] == {"imagefs.available": "5%", "nodefs.available": "5%"}
     host.path(STATE_PATH).unlink()
-    result = host.kubelet("--config=/var/lib/kubelet/config.yaml",
-                          "--eviction-hard=imagefs.available<5%,nodefs.available<5%",
-                          "--eviction-hard", "memory.available<100Mi")
-    assert_refused(result, 'the total amount "924Mi" of type "memory" is not equal to the value "1Gi" '
-                           'determined by Node Allocatable feature')
+    result = host.kubelet(
+        "--config=/var/lib/kubelet/config.yaml", "--eviction-hard=imagefs.available<5%,nodefs.available<5%", "--eviction-hard", "memory.available<100Mi"
+    )
+    assert_refused(result, 'the total amount "924Mi" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature')
 
 
 def test_kube_reserved_flag_replaces_the_files_map(host):
@@ -183,8 +189,9 @@ def test_dropin_lists_replace_whole_lists(numa2):
 
 def test_unknown_flag_is_refused(host):
     host.kubelet_config()
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml", "--reserved-memroy=0:memory=1Gi"),
-                   "failed to parse kubelet flag: unknown flag: --reserved-memroy")
+    assert_refused(
+        host.kubelet("--config=/var/lib/kubelet/config.yaml", "--reserved-memroy=0:memory=1Gi"), "failed to parse kubelet flag: unknown flag: --reserved-memroy"
+    )
 
 
 def test_start_log_records_time_argv_and_config(host):
@@ -203,11 +210,13 @@ def test_stale_state_with_another_policy_is_refused_until_deleted(host):
     assert_started(host.kubelet("--config=/var/lib/kubelet/config.yaml"))
     assert host.state()["policyName"] == "None"
     static(host, [(0, "1Gi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   'start memory manager error: could not restore state from checkpoint: [memorymanager] configured '
-                   'policy "Static" differs from state checkpoint policy "None", please drain this node and delete '
-                   'the memory manager checkpoint file "/var/lib/kubelet/memory_manager_state" before restarting '
-                   'Kubelet')
+    assert_refused(
+        host.kubelet("--config=/var/lib/kubelet/config.yaml"),
+        "start memory manager error: could not restore state from checkpoint: [memorymanager] configured "
+        'policy "Static" differs from state checkpoint policy "None", please drain this node and delete '
+        'the memory manager checkpoint file "/var/lib/kubelet/memory_manager_state" before restarting '
+        "Kubelet",
+    )
     host.path(STATE_PATH).unlink()
     assert_started(host.kubelet("--config=/var/lib/kubelet/config.yaml"))
     assert host.state()["policyName"] == "Static"
@@ -219,9 +228,10 @@ def test_changed_reservation_is_refused_and_identical_restart_accepted(numa2):
     assert_started(numa2.kubelet("--config=/var/lib/kubelet/config.yaml"))
     assert_started(numa2.kubelet("--config=/var/lib/kubelet/config.yaml"))
     static(numa2, [(0, "1Gi")], **fields)
-    assert_refused(numa2.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   "start memory manager error: [memorymanager] the expected machine state is different from the "
-                   "real one")
+    assert_refused(
+        numa2.kubelet("--config=/var/lib/kubelet/config.yaml"),
+        "start memory manager error: [memorymanager] the expected machine state is different from the real one",
+    )
     # The refused start must not have rewritten the checkpoint.
     assert numa2.state()["machineState"]["1"]["memoryMap"]["memory"]["systemReserved"] == 512 * MI
 
@@ -230,9 +240,10 @@ def test_changed_memory_total_is_refused(host):
     static(host, [(0, "1Gi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
     assert_started(host.kubelet("--config=/var/lib/kubelet/config.yaml"))
     host.machine([8388600])  # MemTotal drifted after a reboot
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   "start memory manager error: [memorymanager] the expected machine state is different from the "
-                   "real one")
+    assert_refused(
+        host.kubelet("--config=/var/lib/kubelet/config.yaml"),
+        "start memory manager error: [memorymanager] the expected machine state is different from the real one",
+    )
 
 
 def test_cpu_manager_policy_change_is_refused(host):
@@ -240,16 +251,17 @@ def test_cpu_manager_policy_change_is_refused(host):
     assert_started(host.kubelet("--config=/var/lib/kubelet/config.yaml"))
     assert host.state("cpu_manager_state")["policyName"] == "none"
     host.kubelet_config(cpuManagerPolicy="static", kubeReserved={"cpu": "100m"})
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   'start cpu manager error: could not restore state from checkpoint: configured policy "static" '
-                   'differs from state checkpoint policy "none", please drain this node and delete the CPU manager '
-                   'checkpoint file "/var/lib/kubelet/cpu_manager_state" before restarting Kubelet')
+    assert_refused(
+        host.kubelet("--config=/var/lib/kubelet/config.yaml"),
+        'start cpu manager error: could not restore state from checkpoint: configured policy "static" '
+        'differs from state checkpoint policy "none", please drain this node and delete the CPU manager '
+        'checkpoint file "/var/lib/kubelet/cpu_manager_state" before restarting Kubelet',
+    )
 
 
 def test_static_cpu_policy_needs_reserved_cpu(host):
     host.kubelet_config(cpuManagerPolicy="static")
-    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"),
-                   "[cpumanager] unable to determine reserved CPU resources for static policy")
+    assert_refused(host.kubelet("--config=/var/lib/kubelet/config.yaml"), "[cpumanager] unable to determine reserved CPU resources for static policy")
 
 
 def test_state_files_live_in_the_root_dir(host):
@@ -264,22 +276,35 @@ def test_marker_fails_the_next_start_once(host):
     host.kubelet_config()
     host.write("/etc/kubelet-standin/fail-next-start", "")
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml")
-    assert_refused(result, "kubelet stand-in: forced failure: the marker /etc/kubelet-standin/fail-next-start was "
-                           "present (it is now removed)")
+    assert_refused(result, "kubelet stand-in: forced failure: the marker /etc/kubelet-standin/fail-next-start was present (it is now removed)")
     assert result.start["effective_config"]["kind"] == "KubeletConfiguration"
     assert not host.path("/etc/kubelet-standin/fail-next-start").exists()
     assert_started(host.kubelet("--config=/var/lib/kubelet/config.yaml"))
 
 
-@pytest.mark.parametrize("text, canonical", [
-    ("1Gi", "1Gi"), ("1024Mi", "1Gi"), ("1536Mi", "1536Mi"), ("1000", "1k"), ("1500000", "1500k"),
-    ("0.5Gi", "512Mi"), ("1e3", "1e3"), ("100m", "100m"), ("512", "512"),
-])
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("1Gi", "1Gi"),
+        ("1024Mi", "1Gi"),
+        ("1536Mi", "1536Mi"),
+        ("1000", "1k"),
+        ("1500000", "1500k"),
+        ("0.5Gi", "512Mi"),
+        ("1e3", "1e3"),
+        ("100m", "100m"),
+        ("512", "512"),
+    ],
+)
 def test_quantity_canonical_form_in_messages(host, text, canonical):
     # The expected value printed by the kubelet is the canonical form of kubeReserved alone.
-    host.kubelet_config(memoryManagerPolicy="Static", kubeReserved={"memory": text},
-                        evictionHard={"nodefs.available": "10%"},
-                        reservedMemory=[{"numaNode": 0, "limits": {"memory": "3Gi"}}])
+    host.kubelet_config(
+        memoryManagerPolicy="Static",
+        kubeReserved={"memory": text},
+        evictionHard={"nodefs.available": "10%"},
+        reservedMemory=[{"numaNode": 0, "limits": {"memory": "3Gi"}}],
+    )
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml")
-    assert result.start["error"] == ('the total amount "3Gi" of type "memory" is not equal to the value %s '
-                                     'determined by Node Allocatable feature' % json.dumps(canonical))
+    assert result.start["error"] == (
+        'the total amount "3Gi" of type "memory" is not equal to the value %s determined by Node Allocatable feature' % json.dumps(canonical)
+    )

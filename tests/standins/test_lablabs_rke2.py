@@ -25,13 +25,23 @@ with open(os.path.join(REPO, "roles", "kubelet_numa", "defaults", "main.yml"), e
 
 def lablabs_plan(version, nodes_kib, files=None, **facts):
     """numa.kubelet's plan in the lablabs.rke2 hand-over; facts may carry lablabs (what the planning play reads of it)."""
-    variables = dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_rke2_version=version, kubelet_numa_rke2_role="server",
-                     kubelet_numa_rke2_write_files=False,
-                     kubelet_numa_config={"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-                                          "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "1.5Gi"}},
-                     kubelet_numa_topology={"numa_nodes": [{"id": node, "memory_bytes": kib * 1024, "cpus": [node]}
-                                                           for node, kib in enumerate(nodes_kib)],
-                                            "numa_memory_capacity_bytes": sum(nodes_kib) * 1024})
+    variables = dict(
+        DEFAULTS,
+        kubelet_numa_platform="rke2",
+        kubelet_numa_rke2_version=version,
+        kubelet_numa_rke2_role="server",
+        kubelet_numa_rke2_write_files=False,
+        kubelet_numa_config={
+            "memoryManagerPolicy": "Static",
+            "topologyManagerPolicy": "single-numa-node",
+            "kubeReserved": {"memory": "512Mi"},
+            "systemReserved": {"memory": "1.5Gi"},
+        },
+        kubelet_numa_topology={
+            "numa_nodes": [{"id": node, "memory_bytes": kib * 1024, "cpus": [node]} for node, kib in enumerate(nodes_kib)],
+            "numa_memory_capacity_bytes": sum(nodes_kib) * 1024,
+        },
+    )
     return plan_host(variables, dict(facts, files=files or {}))
 
 
@@ -69,8 +79,14 @@ def render_lablabs_config(host_vars, server, template="config.yaml.j2"):
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True)
     env.filters.update(FilterModule().filters())
     variables = {key: value for key, value in defaults.items() if not (isinstance(value, str) and "{{" in value)}
-    variables.update(inventory_hostname="gpu-01", groups={"masters": ["gpu-01"] if server else ["cp-01"], "workers": [] if server else ["gpu-01"]},
-                     rke2_type="server" if server else "agent", rke2_api_ip="192.0.2.10", rke2_node_name="gpu-01", rke2_snapshotter="overlayfs")
+    variables.update(
+        inventory_hostname="gpu-01",
+        groups={"masters": ["gpu-01"] if server else ["cp-01"], "workers": [] if server else ["gpu-01"]},
+        rke2_type="server" if server else "agent",
+        rke2_api_ip="192.0.2.10",
+        rke2_node_name="gpu-01",
+        rke2_snapshotter="overlayfs",
+    )
     variables.update(host_vars)
     with open(template_path, encoding="utf-8") as handle:
         # Its variables left undefined by the user are tested with `is defined`; StrictUndefined still fails any other.
@@ -85,8 +101,11 @@ def test_lablabs_template_renders_what_the_plan_hands_over(make_host, version, f
         lablabs["rke2_kubelet_arg"] = ["--kube-reserved=cpu=100m", "max-pods=58"]
     plan = lablabs_plan(version, [4194304, 4194304], lablabs=lablabs)
     handed = plan["rke2"]["lablabs"]
-    host_vars = {"rke2_server_options": handed["rke2_server_options"], "rke2_agent_options": handed["rke2_agent_options"],
-                 "rke2_kubelet_config": handed["rke2_kubelet_config"]}
+    host_vars = {
+        "rke2_server_options": handed["rke2_server_options"],
+        "rke2_agent_options": handed["rke2_agent_options"],
+        "rke2_kubelet_config": handed["rke2_kubelet_config"],
+    }
     if "rke2_kubelet_arg" in handed:
         host_vars["rke2_kubelet_arg"] = handed["rke2_kubelet_arg"]
     config = render_lablabs_config(host_vars, server=True)
@@ -104,8 +123,7 @@ def test_lablabs_template_renders_what_the_plan_hands_over(make_host, version, f
 def test_an_unseen_rke2_kubelet_arg_replaces_the_options_line_and_is_named(make_host):
     # rke2_kubelet_arg given where the planning play cannot see it: lablabs renders a later kubelet-arg key, RKE2 keeps it.
     plan = lablabs_plan("v1.32.5+rke2r1", [4194304, 4194304], lablabs={"in_servers_group": True})
-    config = render_lablabs_config({"rke2_server_options": plan["rke2"]["lablabs"]["rke2_server_options"],
-                                    "rke2_kubelet_arg": ["max-pods=58"]}, server=True)
+    config = render_lablabs_config({"rke2_server_options": plan["rke2"]["lablabs"]["rke2_server_options"], "rke2_kubelet_arg": ["max-pods=58"]}, server=True)
     host = make_host([4194304, 4194304])
     host.write("/etc/rancher/rke2/config.yaml", config)
     args = host.run(RKE2, ["server", "--print-args"]).stdout
@@ -120,8 +138,11 @@ def test_lablabs_kubelet_config_and_its_config_item(make_host, version):
     # the --config item in the kubelet-arg list; RKE2 >= 1.32 copies that file in as the drop-in 10-cli-config.conf.
     plan = lablabs_plan(version, [4194304, 4194304], lablabs={"in_agents_group": True, "rke2_kubelet_config": {"imageGCHighThresholdPercent": 85}})
     handed = plan["rke2"]["lablabs"]
-    host_vars = {"rke2_agent_options": handed["rke2_agent_options"], "rke2_kubelet_arg": handed["rke2_kubelet_arg"],
-                 "rke2_kubelet_config": handed["rke2_kubelet_config"]}
+    host_vars = {
+        "rke2_agent_options": handed["rke2_agent_options"],
+        "rke2_kubelet_arg": handed["rke2_kubelet_arg"],
+        "rke2_kubelet_config": handed["rke2_kubelet_config"],
+    }
     host = make_host([4194304, 4194304])
     host.write("/etc/rancher/rke2/config.yaml", render_lablabs_config(host_vars, server=False))
     host.write("/etc/rancher/rke2/kubelet-config.yaml", render_lablabs_config(host_vars, server=False, template="kubelet-config.yaml.j2"))

@@ -31,9 +31,17 @@ NODEADM = STANDINS / "nodeadm-standin"
 RKE2_CLI = STANDINS / "rke2-cli-standin"
 PROVISION = STANDINS / "numa-standin-provision"
 KLOG_RE = re.compile(r'^E\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [a-z_]+\.go:\d+\] "(?P<msg>[^"]+)" err=(?P<err>".*")$')
-MARKERS = ("/var/lib/kubelet/config.yaml", "/var/lib/kubelet/kubeadm-flags.env", "/etc/rancher/rke2",
-           "/usr/local/bin/rke2", "/usr/local/lib/systemd/system/rke2-server.service", "/etc/eks/nodeadm.d",
-           "/etc/kubernetes/kubelet/config.json", "/etc/rancher/k3s", "/usr/local/bin/k3s")
+MARKERS = (
+    "/var/lib/kubelet/config.yaml",
+    "/var/lib/kubelet/kubeadm-flags.env",
+    "/etc/rancher/rke2",
+    "/usr/local/bin/rke2",
+    "/usr/local/lib/systemd/system/rke2-server.service",
+    "/etc/eks/nodeadm.d",
+    "/etc/kubernetes/kubelet/config.json",
+    "/etc/rancher/k3s",
+    "/usr/local/bin/k3s",
+)
 
 
 def free_port() -> int:
@@ -76,8 +84,7 @@ def running(host):
         if not any(arg.startswith("--port") for arg in args):
             # The kubelet API's default 0.0.0.0:10250 would be shared by every test running at the same time.
             args += ("--address=127.0.0.1", "--port=%d" % free_port())
-        proc = subprocess.Popen([sys.executable, str(KUBELET)] + list(args), env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen([sys.executable, str(KUBELET)] + list(args), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         procs.append(proc)
         return proc
 
@@ -118,8 +125,7 @@ def test_healthz_answers_ok_on_the_configured_port_and_sigterm_stops_it(host, ru
 def test_healthz_flags_override_the_config(host, running):
     port = free_port()
     host.kubelet_config(healthzPort=free_port(), healthzBindAddress="127.0.0.2")
-    proc = running("--config=/var/lib/kubelet/config.yaml", "--healthz-port=%d" % port,
-                   "--healthz-bind-address=127.0.0.1")
+    proc = running("--config=/var/lib/kubelet/config.yaml", "--healthz-port=%d" % port, "--healthz-bind-address=127.0.0.1")
     assert wait_for("http://127.0.0.1:%d/healthz" % port, proc) == (200, "ok")
     config = host.starts()[-1]["effective_config"]
     assert (config["healthzBindAddress"], config["healthzPort"]) == ("127.0.0.1", port)
@@ -147,14 +153,16 @@ def test_a_bad_healthz_port_is_refused(host):
     host.kubelet_config(healthzPort=70000)
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml")
     assert result.rc == 1
-    assert result.start["error"] == ("failed to validate kubelet configuration, error: invalid configuration: "
-                                     "healthzPort (--healthz-port) 70000 must be between 1 and 65535, inclusive")
+    assert result.start["error"] == (
+        "failed to validate kubelet configuration, error: invalid configuration: healthzPort (--healthz-port) 70000 must be between 1 and 65535, inclusive"
+    )
 
 
 def test_a_refused_start_serves_no_healthz(host):
     port = free_port()
-    host.kubelet_config(healthzPort=port, memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"},
-                        reservedMemory=[{"numaNode": 0, "limits": {"memory": "512Mi"}}])
+    host.kubelet_config(
+        healthzPort=port, memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"}, reservedMemory=[{"numaNode": 0, "limits": {"memory": "512Mi"}}]
+    )
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml", extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"})
     assert result.rc == 1 and result.start["result"] == "refused"
     assert get("http://127.0.0.1:%d/healthz" % port)[0] is None
@@ -183,15 +191,21 @@ def wait_for_tls(port, proc, timeout=30):
 
 def test_configz_serves_the_effective_config_over_https_with_a_self_signed_certificate(host, running):
     port = free_port()
-    host.kubelet_config(address="127.0.0.1", port=port, memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"},
-                        systemReserved={"memory": "536870912"},
-                        reservedMemory=[{"numaNode": 0, "limits": {"memory": "1178599424"}}])
+    host.kubelet_config(
+        address="127.0.0.1",
+        port=port,
+        memoryManagerPolicy="Static",
+        kubeReserved={"memory": "512Mi"},
+        systemReserved={"memory": "536870912"},
+        reservedMemory=[{"numaNode": 0, "limits": {"memory": "1178599424"}}],
+    )
     proc = running("--config=/var/lib/kubelet/config.yaml", "--port=%d" % port)
     wait_for_tls(port, proc)
     cert = host.path("/var/lib/kubelet/pki/kubelet.crt")
     assert (cert.parent / "kubelet.key").stat().st_mode & 0o777 == 0o600
-    subject = subprocess.run(["openssl", "x509", "-in", str(cert), "-noout", "-subject", "-ext", "subjectAltName"],
-                             capture_output=True, text=True, check=True).stdout
+    subject = subprocess.run(
+        ["openssl", "x509", "-in", str(cert), "-noout", "-subject", "-ext", "subjectAltName"], capture_output=True, text=True, check=True
+    ).stdout
     assert re.search(r"CN ?= ?%s@\d+" % re.escape(socket.gethostname()), subject), subject
     assert "DNS:%s" % socket.gethostname() in subject
     status, content_type, answer = get_configz(port, cert)
@@ -202,10 +216,19 @@ def test_configz_serves_the_effective_config_over_https_with_a_self_signed_certi
     assert config["apiVersion"] == "kubelet.config.k8s.io/v1beta1" and config["kind"] == "KubeletConfiguration"
     assert config["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "1178599424"}}]
     assert config["systemReserved"] == {"memory": "536870912"} and config["kubeReserved"] == {"memory": "512Mi"}
-    assert config["evictionHard"] == {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%",
-                                      "imagefs.available": "15%", "imagefs.inodesFree": "5%"}
-    assert (config["memoryManagerPolicy"], config["cpuManagerPolicy"], config["topologyManagerPolicy"],
-            config["topologyManagerScope"]) == ("Static", "none", "none", "container")
+    assert config["evictionHard"] == {
+        "memory.available": "100Mi",
+        "nodefs.available": "10%",
+        "nodefs.inodesFree": "5%",
+        "imagefs.available": "15%",
+        "imagefs.inodesFree": "5%",
+    }
+    assert (config["memoryManagerPolicy"], config["cpuManagerPolicy"], config["topologyManagerPolicy"], config["topologyManagerScope"]) == (
+        "Static",
+        "none",
+        "none",
+        "container",
+    )
     assert (config["address"], config["port"]) == ("127.0.0.1", port)
     assert config["tlsCertFile"] == "/var/lib/kubelet/pki/kubelet.crt"
     assert config["tlsPrivateKeyFile"] == "/var/lib/kubelet/pki/kubelet.key"
@@ -220,10 +243,8 @@ def test_configz_serves_the_effective_config_over_https_with_a_self_signed_certi
 
 def test_configz_shows_the_kubelets_rewrite_of_cpu_reservations_for_reserved_cpus(numa2, running):
     port = free_port()
-    numa2.kubelet_config(cpuManagerPolicy="static", reservedSystemCPUs="0-1", kubeReserved={"cpu": "100m", "memory": "1Gi"},
-                         systemReserved={"memory": "1Gi"})
-    proc = running("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port,
-                   "--cert-dir=/etc/kubelet-pki")
+    numa2.kubelet_config(cpuManagerPolicy="static", reservedSystemCPUs="0-1", kubeReserved={"cpu": "100m", "memory": "1Gi"}, systemReserved={"memory": "1Gi"})
+    proc = running("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port, "--cert-dir=/etc/kubelet-pki")
     wait_for_tls(port, proc)
     config = get_configz(port, numa2.path("/etc/kubelet-pki/kubelet.crt"))[2]["kubeletconfig"]
     assert config["kubeReserved"] == {"memory": "1Gi"}
@@ -239,8 +260,9 @@ def test_a_kubelet_port_in_use_fails_the_start_and_enable_server_false_serves_no
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port,
-                              extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"})
+        result = host.kubelet(
+            "--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % port, extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"}
+        )
     assert result.rc == 1 and result.start["result"] == "refused"
     assert result.start["error"].startswith("failed to listen and serve on 127.0.0.1:%d: " % port)
     assert last_klog(result.stderr)[1] == "failed to run Kubelet: " + result.start["error"]
@@ -258,20 +280,24 @@ def test_a_kubelet_port_in_use_fails_the_start_and_enable_server_false_serves_no
 
 def test_a_missing_tls_cert_file_fails_the_start(host):
     host.kubelet_config(tlsCertFile="/etc/kubelet/missing.crt", tlsPrivateKeyFile="/etc/kubelet/missing.key")
-    result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % free_port(),
-                          extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"})
+    result = host.kubelet(
+        "--config=/var/lib/kubelet/config.yaml", "--address=127.0.0.1", "--port=%d" % free_port(), extra_env={"NUMA_KUBELET_STANDIN_ONESHOT": "0"}
+    )
     assert result.rc == 1 and result.start["error"].startswith(
-        "unable to load the serving certificate /etc/kubelet/missing.crt and key /etc/kubelet/missing.key: ")
+        "unable to load the serving certificate /etc/kubelet/missing.crt and key /etc/kubelet/missing.key: "
+    )
 
 
 # ------------------------------------------------------------------------------------------------ journal line
 def test_a_refused_start_ends_with_the_kubelets_command_failed_line(host):
-    host.kubelet_config(memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"},
-                        systemReserved={"memory": "412Mi"},
-                        reservedMemory=[{"numaNode": 0, "limits": {"memory": "512Mi"}}])
+    host.kubelet_config(
+        memoryManagerPolicy="Static",
+        kubeReserved={"memory": "512Mi"},
+        systemReserved={"memory": "412Mi"},
+        reservedMemory=[{"numaNode": 0, "limits": {"memory": "512Mi"}}],
+    )
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml")
-    message = ('the total amount "512Mi" of type "memory" is not equal to the value "1Gi" determined by Node '
-               'Allocatable feature')
+    message = 'the total amount "512Mi" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature'
     assert result.rc == 1 and result.start["error"] == message
     assert last_klog(result.stderr) == ("command failed", "failed to run Kubelet: " + message)
     assert '\\"512Mi\\"' in result.stderr.splitlines()[-1]  # Go-quoted like klog
@@ -281,22 +307,22 @@ def test_flag_errors_are_logged_without_the_run_prefix(host):
     host.kubelet_config()
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--reserved-memroy=0:memory=1Gi")
     assert result.rc == 1
-    assert last_klog(result.stderr) == ("command failed",
-                                        "failed to parse kubelet flag: unknown flag: --reserved-memroy")
+    assert last_klog(result.stderr) == ("command failed", "failed to parse kubelet flag: unknown flag: --reserved-memroy")
 
 
 def test_checkpoint_errors_are_logged_as_container_manager_start_failures(host):
     host.kubelet_config()
     assert host.kubelet("--config=/var/lib/kubelet/config.yaml").rc == 0
-    host.kubelet_config(memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"},
-                        reservedMemory=[{"numaNode": 0, "limits": {"memory": "612Mi"}}])
+    host.kubelet_config(memoryManagerPolicy="Static", kubeReserved={"memory": "512Mi"}, reservedMemory=[{"numaNode": 0, "limits": {"memory": "612Mi"}}])
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml")
     assert result.rc == 1
     message, err = last_klog(result.stderr)
     assert message == "Failed to start ContainerManager"
     assert err == result.start["error"]
-    assert err.startswith('start memory manager error: could not restore state from checkpoint: [memorymanager] '
-                          'configured policy "Static" differs from state checkpoint policy "None"')
+    assert err.startswith(
+        "start memory manager error: could not restore state from checkpoint: [memorymanager] "
+        'configured policy "Static" differs from state checkpoint policy "None"'
+    )
 
 
 def test_the_forced_failure_is_logged_like_a_kubelet_error(host):
@@ -313,9 +339,14 @@ def test_the_flags_kubeadm_passes_are_accepted_and_ignored(host):
         "--config=/var/lib/kubelet/config.yaml",
         "--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock",
         "--pod-infra-container-image=registry.k8s.io/pause:3.10",
-        "--kubeconfig=/etc/kubernetes/kubelet.conf", "--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf",
-        "--node-ip", "10.0.0.5", "--hostname-override=node-1", "--cloud-provider=external",
-        "--node-labels=node.kubernetes.io/role=worker,numa=true")
+        "--kubeconfig=/etc/kubernetes/kubelet.conf",
+        "--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf",
+        "--node-ip",
+        "10.0.0.5",
+        "--hostname-override=node-1",
+        "--cloud-provider=external",
+        "--node-labels=node.kubernetes.io/role=worker,numa=true",
+    )
     assert result.rc == 0, result.stderr
     assert result.start["result"] == "started"
     assert "nodeIP" not in result.start["effective_config"]
@@ -362,8 +393,7 @@ def test_as_k3s_it_prints_what_k3s_prints_from_the_k3s_units_environment(host, t
 # ------------------------------------------------------------------------------------------------ provisioning
 def provision(host, *args):
     """Run numa-standin-provision into the fake root (no systemctl)."""
-    return host.run(PROVISION, args, {"NUMA_KUBELET_STANDIN_NO_SYSTEMCTL": "1",
-                                      "NUMA_KUBELET_STANDIN_SOURCE": str(STANDINS)})
+    return host.run(PROVISION, args, {"NUMA_KUBELET_STANDIN_NO_SYSTEMCTL": "1", "NUMA_KUBELET_STANDIN_SOURCE": str(STANDINS)})
 
 
 def env_file(host, logical):
@@ -393,8 +423,7 @@ def test_provision_kubeadm_lays_out_what_kubeadm_join_leaves_and_the_kubelet_sta
     assert config["rotateCertificates"] is True
     assert not {"evictionHard", "kubeReserved", "systemReserved", "reservedMemory"} & set(config)
     flags = env_file(host, "/var/lib/kubelet/kubeadm-flags.env")["KUBELET_KUBEADM_ARGS"]
-    assert flags == ("--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock "
-                     "--pod-infra-container-image=registry.k8s.io/pause:3.10")
+    assert flags == ("--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10")
     assert not host.path("/etc/default/kubelet").exists()
     assert present_markers(host) == ["/var/lib/kubelet/config.yaml", "/var/lib/kubelet/kubeadm-flags.env"]
     # kubelet.service's ExecStart with these files: the kubelet's defaults apply (100Mi eviction, healthz 10248).
@@ -406,8 +435,7 @@ def test_provision_kubeadm_lays_out_what_kubeadm_join_leaves_and_the_kubelet_sta
 
 def test_provision_kubeadm_main_config_is_copied_verbatim_and_a_rerun_resets_checkpoints(host, tmp_path):
     main = tmp_path / "main.yaml"
-    main.write_text("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 42\n",
-                    encoding="utf-8")
+    main.write_text("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 42\n", encoding="utf-8")
     assert provision(host, "kubeadm", "--main-config", str(main)).rc == 0
     assert host.path("/var/lib/kubelet/config.yaml").read_text(encoding="utf-8") == main.read_text(encoding="utf-8")
     assert host.kubelet("--config=/var/lib/kubelet/config.yaml").rc == 0
@@ -430,8 +458,7 @@ def test_provision_rke2_installs_the_cli_and_units_and_writes_the_config(host, r
     assert list(host.path("/etc/rancher/rke2/config.yaml.d").iterdir()) == []
     assert env_file(host, "/etc/default/rke2-" + role) == {"RKE2_STANDIN_VERSION": "v1.31.4+rke2r1"}
     for unit in ("rke2-server.service", "rke2-agent.service"):
-        assert host.path("/usr/local/lib/systemd/system/" + unit).read_text(encoding="utf-8") == \
-            (STANDINS / unit).read_text(encoding="utf-8")
+        assert host.path("/usr/local/lib/systemd/system/" + unit).read_text(encoding="utf-8") == (STANDINS / unit).read_text(encoding="utf-8")
     cli = host.path("/usr/local/bin/rke2")
     assert os.access(cli, os.X_OK)
     assert host.run(cli, ["--version"]).stdout.startswith("rke2 version v1.31.4+rke2r1 (")
@@ -453,7 +480,7 @@ def test_provision_k3s_installs_the_cli_and_units_where_install_sh_puts_them(hos
     config = yaml.safe_load(host.path("/etc/rancher/k3s/config.yaml").read_text(encoding="utf-8"))
     assert config["token"] and ("server" in config) == (role == "agent")
     assert list(host.path("/etc/rancher/k3s/config.yaml.d").iterdir()) == []
-    env = env_file(host, "/etc/default/" + unit[:-len(".service")])
+    env = env_file(host, "/etc/default/" + unit[: -len(".service")])
     assert env == {"K3S_STANDIN_VERSION": "v1.31.9+k3s1"}
     for name in ("k3s.service", "k3s-agent.service"):
         assert host.path("/etc/systemd/system/" + name).read_text(encoding="utf-8") == (STANDINS / name).read_text(encoding="utf-8")
@@ -477,8 +504,7 @@ def test_provision_nodeadm_writes_a_nodeconfig_and_max_pods(host):
     assert not host.path("/var/lib/kubelet/config.yaml").exists()
 
 
-@pytest.mark.parametrize("first, second", [("kubeadm", "rke2-server"), ("rke2-server", "nodeadm"),
-                                           ("nodeadm", "kubeadm"), ("rke2-server", "rke2-agent")])
+@pytest.mark.parametrize("first, second", [("kubeadm", "rke2-server"), ("rke2-server", "nodeadm"), ("nodeadm", "kubeadm"), ("rke2-server", "rke2-agent")])
 def test_provision_refuses_a_host_laid_out_as_another_platform(host, first, second):
     assert provision(host, first).rc == 0
     result = provision(host, second)

@@ -41,13 +41,13 @@ def test_rke2_later_kubelet_arg_replaces_and_plus_appends(host):
 
 
 def test_rke2_items_become_single_argv_entries_and_repeat(host):
-    host.write("/etc/rancher/rke2/config.yaml", {"kubelet-arg": [
-        "reserved-memory=0:memory=1Gi;1:memory=1Gi", "eviction-hard=imagefs.available<5%",
-        "eviction-hard=memory.available<100Mi"]})
+    host.write(
+        "/etc/rancher/rke2/config.yaml",
+        {"kubelet-arg": ["reserved-memory=0:memory=1Gi;1:memory=1Gi", "eviction-hard=imagefs.available<5%", "eviction-hard=memory.available<100Mi"]},
+    )
     args = rke2_args(host)
     assert "--reserved-memory=0:memory=1Gi;1:memory=1Gi" in args
-    assert [a for a in args if a.startswith("--eviction-hard=")] == [
-        "--eviction-hard=imagefs.available<5%", "--eviction-hard=memory.available<100Mi"]
+    assert [a for a in args if a.startswith("--eviction-hard=")] == ["--eviction-hard=imagefs.available<5%", "--eviction-hard=memory.available<100Mi"]
 
 
 def test_rke2_before_132_passes_eviction_as_a_flag_that_users_replace(host):
@@ -74,9 +74,13 @@ def test_as_k3s_standin_it_reads_k3s_paths_and_before_132_passes_the_eviction_fl
     result = host.run(k3s_standin, ["agent", "--print-args"], {"K3S_STANDIN_VERSION": "v1.31.9+k3s1"})
     assert result.rc == 0, result.stderr
     assert json.loads(result.stdout) == [
-        "--eviction-hard=imagefs.available<5%,nodefs.available<5%", "--eviction-minimum-reclaim=imagefs.available=10%,nodefs.available=10%",
-        "--kube-reserved=memory=1Gi", "--kubeconfig=/var/lib/rancher/k3s/agent/kubelet.kubeconfig", "--max-pods=200",
-        "--root-dir=/var/lib/kubelet"]
+        "--eviction-hard=imagefs.available<5%,nodefs.available<5%",
+        "--eviction-minimum-reclaim=imagefs.available=10%,nodefs.available=10%",
+        "--kube-reserved=memory=1Gi",
+        "--kubeconfig=/var/lib/rancher/k3s/agent/kubelet.kubeconfig",
+        "--max-pods=200",
+        "--root-dir=/var/lib/kubelet",
+    ]
 
 
 def test_as_k3s_standin_from_132_it_writes_00_k3s_defaults_and_passes_config_dir(host, k3s_standin):
@@ -93,9 +97,17 @@ def test_as_k3s_standin_from_132_it_writes_00_k3s_defaults_and_passes_config_dir
 
 def rke2_numa_config(host, reserved):
     """RKE2 config for the Static memory manager with 512Mi + 412Mi reserved."""
-    host.write("/etc/rancher/rke2/config.yaml", {"kubelet-arg": [
-        "memory-manager-policy=Static", "kube-reserved=memory=512Mi", "system-reserved=memory=412Mi",
-        "reserved-memory=0:memory=%s" % reserved]})
+    host.write(
+        "/etc/rancher/rke2/config.yaml",
+        {
+            "kubelet-arg": [
+                "memory-manager-policy=Static",
+                "kube-reserved=memory=512Mi",
+                "system-reserved=memory=412Mi",
+                "reserved-memory=0:memory=%s" % reserved,
+            ]
+        },
+    )
 
 
 def test_rke2_132_defaults_dropin_is_the_whole_eviction_map(host):
@@ -119,8 +131,7 @@ def test_rke2_before_132_has_no_memory_eviction_term(host):
     rke2_numa_config(host, "1Gi")
     result = host.run(RKE2, ["agent"], V131)
     assert result.rc == 1
-    assert result.start["error"] == ('the total amount "1Gi" of type "memory" is not equal to the value "924Mi" '
-                                     'determined by Node Allocatable feature')
+    assert result.start["error"] == ('the total amount "1Gi" of type "memory" is not equal to the value "924Mi" determined by Node Allocatable feature')
     rke2_numa_config(host, "924Mi")
     assert host.run(RKE2, ["agent"], V131).start["result"] == "started"
 
@@ -129,8 +140,7 @@ def test_rke2_rejects_a_kubelet_arg_that_is_not_a_list_of_strings(host):
     host.write("/etc/rancher/rke2/config.yaml.d/50-bad.yaml", {"kubelet-arg": {"max-pods": 10}})
     result = host.run(RKE2, ["server", "--print-args"])
     assert result.rc == 1
-    assert "/etc/rancher/rke2/config.yaml.d/50-bad.yaml: kubelet-arg must be a string or a list of strings" \
-        in result.stderr
+    assert "/etc/rancher/rke2/config.yaml.d/50-bad.yaml: kubelet-arg must be a string or a list of strings" in result.stderr
 
 
 # ------------------------------------------------------------------------------------------------ nodeadm
@@ -156,11 +166,14 @@ def environment(host):
 
 
 def test_nodeadm_merges_nodeconfigs_into_the_40_dropin_and_flags(host):
-    host.write("/etc/eks/nodeadm.d/10-numa.yaml", nodeconfig(
-        {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "900Mi"},
-         "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1Gi"}}]}, ["--node-labels=a=b"]))
-    host.write("/etc/eks/nodeadm.d/20-override.yaml", nodeconfig(
-        {"kubeReserved": {"memory": "924Mi"}}, ["--reserved-memory=0:memory=1Gi"]))
+    host.write(
+        "/etc/eks/nodeadm.d/10-numa.yaml",
+        nodeconfig(
+            {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "900Mi"}, "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1Gi"}}]},
+            ["--node-labels=a=b"],
+        ),
+    )
+    host.write("/etc/eks/nodeadm.d/20-override.yaml", nodeconfig({"kubeReserved": {"memory": "924Mi"}}, ["--reserved-memory=0:memory=1Gi"]))
     result = host.run(NODEADM, [])
     assert result.rc == 0, result.stderr
     dropin = json.loads(host.path("/etc/kubernetes/kubelet/config.json.d/40-nodeadm.conf").read_text())
@@ -168,8 +181,7 @@ def test_nodeadm_merges_nodeconfigs_into_the_40_dropin_and_flags(host):
     assert dropin["kubeReserved"] == {"memory": "924Mi"}
     assert dropin["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "1Gi"}}]
     env = environment(host)
-    assert env["KUBELET_CONFIG_ARGS"] == ["--config=/etc/kubernetes/kubelet/config.json",
-                                          "--config-dir=/etc/kubernetes/kubelet/config.json.d"]
+    assert env["KUBELET_CONFIG_ARGS"] == ["--config=/etc/kubernetes/kubelet/config.json", "--config-dir=/etc/kubernetes/kubelet/config.json.d"]
     assert env["NODEADM_KUBELET_ARGS"] == ["--node-labels=a=b", "--reserved-memory=0:memory=1Gi"]
     # The kubelet stand-in started with those arguments: 924Mi + 0 + nodeadm's 100Mi eviction = 1Gi.
     start = host.kubelet(*(env["KUBELET_CONFIG_ARGS"] + env["NODEADM_KUBELET_ARGS"]))
@@ -198,5 +210,4 @@ def test_nodeadm_rejects_a_document_that_is_not_a_nodeconfig(host):
     host.write("/etc/eks/nodeadm.d/30-wrong.yaml", {"apiVersion": "v1", "kind": "ConfigMap"})
     result = host.run(NODEADM, [])
     assert result.rc == 1
-    assert ("/etc/eks/nodeadm.d/30-wrong.yaml: every document must be apiVersion node.eks.aws/v1alpha1, "
-            "kind NodeConfig") in result.stderr
+    assert ("/etc/eks/nodeadm.d/30-wrong.yaml: every document must be apiVersion node.eks.aws/v1alpha1, kind NodeConfig") in result.stderr

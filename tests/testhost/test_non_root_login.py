@@ -31,8 +31,12 @@ HOST = "login-node"
 CONTAINER = "numa-kubelet-login-%d" % os.getpid()
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
 WATCHED = [DROPIN, "/etc/default/kubelet", "/var/lib/kubelet/config.yaml", "/var/lib/kubelet/memory_manager_state"]
-INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-          "kubeReserved": {"memory": "512Mi"}, "systemReserved": {"memory": "512Mi"}}
+INTENT = {
+    "memoryManagerPolicy": "Static",
+    "topologyManagerPolicy": "single-numa-node",
+    "kubeReserved": {"memory": "512Mi"},
+    "systemReserved": {"memory": "512Mi"},
+}
 BIN = os.path.dirname(sys.executable)
 
 
@@ -51,8 +55,9 @@ class Node:
     def start(self):
         start(CONTAINER, hostname=HOST)
         self.sh("numa-standin-provision kubeadm")
-        self.sh("useradd --create-home --shell /bin/bash deploy && echo 'deploy ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/deploy"
-                " && chmod 0440 /etc/sudoers.d/deploy")
+        self.sh(
+            "useradd --create-home --shell /bin/bash deploy && echo 'deploy ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/deploy && chmod 0440 /etc/sudoers.d/deploy"
+        )
 
     def stop(self):
         remove(CONTAINER)
@@ -62,36 +67,53 @@ class Node:
         build = os.path.join(self.tmp, "build")
         run([os.path.join(BIN, "ansible-galaxy"), "collection", "build", REPO, "--output-path", build], cwd=self.tmp, env=self.user_env())
         tarball = [name for name in os.listdir(build) if name.endswith(".tar.gz")]
-        run([os.path.join(BIN, "ansible-galaxy"), "collection", "install", "--offline", os.path.join(build, tarball[0])],
-            cwd=self.tmp, env=self.user_env())
+        run([os.path.join(BIN, "ansible-galaxy"), "collection", "install", "--offline", os.path.join(build, tarball[0])], cwd=self.tmp, env=self.user_env())
         assert os.path.isfile(os.path.join(self.home, ".ansible", "collections", "ansible_collections", "numa", "kubelet", "MANIFEST.json"))
 
     def user_env(self):
         env = {key: value for key, value in self.env.items() if not key.startswith("ANSIBLE_")}
-        env.update(HOME=self.home, ANSIBLE_NOCOLOR="1", ANSIBLE_CALLBACK_RESULT_FORMAT="yaml", ANSIBLE_LOCALHOST_WARNING="false",
-                   PATH=BIN + os.pathsep + env.get("PATH", ""))
+        env.update(
+            HOME=self.home,
+            ANSIBLE_NOCOLOR="1",
+            ANSIBLE_CALLBACK_RESULT_FORMAT="yaml",
+            ANSIBLE_LOCALHOST_WARNING="false",
+            PATH=BIN + os.pathsep + env.get("PATH", ""),
+        )
         # The podman connection plugin comes with the project's virtualenv (the `ansible` package), as kubectl would
         # come with the user's machine; the collection itself only from the HOME it was installed into.
         env["ANSIBLE_COLLECTIONS_PATH"] = os.path.join(self.home, ".ansible", "collections") + os.pathsep + site_collections()
         return env
 
     def write_inventory(self, **extra):
-        host = {"ansible_connection": "containers.podman.podman", "ansible_host": CONTAINER, "ansible_user": "deploy",
-                "ansible_python_interpreter": "/usr/bin/python3"}
+        host = {
+            "ansible_connection": "containers.podman.podman",
+            "ansible_host": CONTAINER,
+            "ansible_user": "deploy",
+            "ansible_python_interpreter": "/usr/bin/python3",
+        }
         host.update(extra)
-        inventory = {"all": {"children": {"gpu_nodes": {"hosts": {HOST: host}, "vars": {
-            "kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 30}}}}}
+        inventory = {
+            "all": {
+                "children": {
+                    "gpu_nodes": {
+                        "hosts": {HOST: host},
+                        "vars": {"kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 30},
+                    }
+                }
+            }
+        }
         path = os.path.join(self.tmp, "inventory.yml")
         with open(path, "w", encoding="utf-8") as handle:
             yaml.safe_dump(inventory, handle)
         return path
 
     def playbook(self, name, *extra, **host_vars):
-        return run([os.path.join(BIN, "ansible-playbook"), "-i", self.write_inventory(**host_vars), name] + list(extra),
-                   check=False, cwd=self.tmp, env=self.user_env())
+        return run(
+            [os.path.join(BIN, "ansible-playbook"), "-i", self.write_inventory(**host_vars), name] + list(extra), check=False, cwd=self.tmp, env=self.user_env()
+        )
 
     def snapshot(self):
-        sums = self.sh("for f in %s; do if [ -e \"$f\" ]; then sha256sum \"$f\"; else echo \"missing $f\"; fi; done" % " ".join(WATCHED)).stdout
+        sums = self.sh('for f in %s; do if [ -e "$f" ]; then sha256sum "$f"; else echo "missing $f"; fi; done' % " ".join(WATCHED)).stdout
         starts = self.sh("cat /var/log/kubelet-standin/starts.jsonl 2>/dev/null || true").stdout.splitlines()
         return {"files": sums, "starts": len(starts)}
 
@@ -121,8 +143,12 @@ def flat(text):
 
 
 def test_the_login_is_a_normal_user(node):
-    result = run([os.path.join(BIN, "ansible"), "-i", node.write_inventory(), HOST, "-m", "ansible.builtin.command", "-a", "id -un"],
-                 check=False, cwd=node.tmp, env=node.user_env())
+    result = run(
+        [os.path.join(BIN, "ansible"), "-i", node.write_inventory(), HOST, "-m", "ansible.builtin.command", "-a", "id -un"],
+        check=False,
+        cwd=node.tmp,
+        env=node.user_env(),
+    )
     assert result.returncode == 0 and "deploy" in result.stdout.split(), result.stdout + result.stderr
 
 
@@ -130,27 +156,34 @@ def test_a_rollout_without_kubeconfig_or_opt_in_is_refused_before_anything_is_re
     before = node.snapshot()
     result = node.playbook("numa.kubelet.rollout")
     assert result.returncode == 2, result.stdout + result.stderr
-    assert ("numa.kubelet.rollout refused; nothing was drained or changed: kubelet_numa_rollout_kubeconfig is not set, so "
-            "nodes cannot be cordoned or drained and each kubelet would restart under its running pods. Set "
-            "kubelet_numa_rollout_kubeconfig (a kubeconfig on the control host), or set kubelet_numa_rollout_node_local=true "
-            "to restart the kubelets node-local anyway.") in flat(result.stdout), result.stdout
+    assert (
+        "numa.kubelet.rollout refused; nothing was drained or changed: kubelet_numa_rollout_kubeconfig is not set, so "
+        "nodes cannot be cordoned or drained and each kubelet would restart under its running pods. Set "
+        "kubelet_numa_rollout_kubeconfig (a kubeconfig on the control host), or set kubelet_numa_rollout_node_local=true "
+        "to restart the kubelets node-local anyway."
+    ) in flat(result.stdout), result.stdout
     # The refusal is the first task: the node was not even planned.
     assert "Discover and plan the node" not in result.stdout
     assert node.snapshot() == before
 
 
-@pytest.mark.parametrize("render_input", [
-    {"kubelet_numa_topology": {"numa_nodes": [{"id": 0, "memory_bytes": 8589934592, "cpus": [0]}], "numa_memory_capacity_bytes": 8589934592}},
-    {"kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"}},
-], ids=["topology", "node_files"])
+@pytest.mark.parametrize(
+    "render_input",
+    [
+        {"kubelet_numa_topology": {"numa_nodes": [{"id": 0, "memory_bytes": 8589934592, "cpus": [0]}], "numa_memory_capacity_bytes": 8589934592}},
+        {"kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"}},
+    ],
+    ids=["topology", "node_files"],
+)
 def test_render_only_inputs_are_refused_on_a_real_run(node, render_input):
     before = node.snapshot()
     name = next(iter(render_input))
     result = node.playbook("numa.kubelet.rollout", "-e", "kubelet_numa_rollout_node_local=true", **render_input)
     assert result.returncode == 2, result.stdout + result.stderr
-    assert ("%s: %s is for numa.kubelet.render and check mode only: a run that changes the node reads its own NUMA topology "
-            "and kubelet files. Remove %s from this host's variables (or run numa.kubelet.render, or --check)" % (HOST, name, name)) \
-        in flat(result.stdout), result.stdout
+    assert (
+        "%s: %s is for numa.kubelet.render and check mode only: a run that changes the node reads its own NUMA topology "
+        "and kubelet files. Remove %s from this host's variables (or run numa.kubelet.render, or --check)" % (HOST, name, name)
+    ) in flat(result.stdout), result.stdout
     assert "numa.kubelet.rollout refused; nothing was drained or changed:" in flat(result.stdout)
     assert node.snapshot() == before
 

@@ -43,11 +43,16 @@ def layer(busybox):
 
 def main(busybox, out):
     layer_bytes = layer(busybox)
-    config = json.dumps({
-        "architecture": "amd64", "os": "linux", "created": "1970-01-01T00:00:00Z",
-        "config": {"Cmd": ["/bin/busybox", "sleep", "2147483647"], "Env": ["PATH=/bin"], "WorkingDir": "/"},
-        "rootfs": {"type": "layers", "diff_ids": ["sha256:" + hashlib.sha256(layer_bytes).hexdigest()]},
-    }, sort_keys=True).encode()
+    config = json.dumps(
+        {
+            "architecture": "amd64",
+            "os": "linux",
+            "created": "1970-01-01T00:00:00Z",
+            "config": {"Cmd": ["/bin/busybox", "sleep", "2147483647"], "Env": ["PATH=/bin"], "WorkingDir": "/"},
+            "rootfs": {"type": "layers", "diff_ids": ["sha256:" + hashlib.sha256(layer_bytes).hexdigest()]},
+        },
+        sort_keys=True,
+    ).encode()
     config_name = hashlib.sha256(config).hexdigest() + ".json"
     manifest = json.dumps([{"Config": config_name, "RepoTags": TAGS, "Layers": ["layer.tar"]}]).encode()
     with tarfile.open(out + ".tmp", "w") as archive:

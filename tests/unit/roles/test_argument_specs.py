@@ -44,7 +44,12 @@ def test_argument_specs_match_defaults(role):
         assert sorted(options) == sorted(defaults), "%s/%s: argument_specs and defaults name different variables" % (role, entry_point)
         for name, option in options.items():
             assert option.get("default") == defaults[name], "%s/%s: %s defaults to %r in argument_specs, %r in defaults" % (
-                role, entry_point, name, option.get("default"), defaults[name])
+                role,
+                entry_point,
+                name,
+                option.get("default"),
+                defaults[name],
+            )
             assert option.get("type"), "%s/%s: %s has no type" % (role, entry_point, name)
             assert option.get("description"), "%s/%s: %s has no description" % (role, entry_point, name)
         tasks = os.path.join(REPO, "roles", role, "tasks", "%s.yml" % entry_point)
@@ -90,9 +95,11 @@ def test_the_rollout_playbooks_play_keywords_default_to_the_roles_defaults():
 def test_copier_replaces_an_entry_points_options_and_keeps_what_follows():
     if not os.path.exists(os.path.join(REPO, "scripts")):
         pytest.skip("scripts/ is not part of an installed collection")
-    text = ("argument_specs:\n  main:\n    options:\n      a: {type: int, default: 1, description: A}\n  # about other\n"
-            "  other:\n    short_description: Other\n    options:\n      stale: {type: str, default: '', description: S}\n"
-            "  # about last\n  last:\n    short_description: Last\n")
+    text = (
+        "argument_specs:\n  main:\n    options:\n      a: {type: int, default: 1, description: A}\n  # about other\n"
+        "  other:\n    short_description: Other\n    options:\n      stale: {type: str, default: '', description: S}\n"
+        "  # about last\n  last:\n    short_description: Last\n"
+    )
     rewritten = yaml.safe_load(_copier().rewrite(text))["argument_specs"]
     assert rewritten["other"] == {"short_description": "Other", "options": {"a": {"type": "int", "default": 1, "description": "A"}}}
     assert rewritten["last"]["options"] == rewritten["main"]["options"]
@@ -107,8 +114,14 @@ def test_copier_replaces_an_entry_points_options_and_keeps_what_follows():
 @pytest.mark.parametrize("role", ROLES)
 def test_ansible_doc_lists_every_option_under_every_entry_point(collections_root, role):
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(collections_root), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
-    result = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-doc"), "-t", "role", "numa.kubelet." + role],
-                            env=env, capture_output=True, text=True, check=True, timeout=300)
+    result = subprocess.run(
+        [os.path.join(os.path.dirname(sys.executable), "ansible-doc"), "-t", "role", "numa.kubelet." + role],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     specs = load(role, "meta", "argument_specs.yml")["argument_specs"]
     shown, entry_point = {}, None
     for line in result.stdout.splitlines():
@@ -119,5 +132,4 @@ def test_ansible_doc_lists_every_option_under_every_entry_point(collections_root
         match = re.match(r"^[-=] (\w+)", line)
         if match and entry_point:
             shown[entry_point].append(match.group(1))
-    assert {name: sorted(options) for name, options in shown.items()} == {
-        name: sorted(spec["options"]) for name, spec in specs.items()}
+    assert {name: sorted(options) for name, options in shown.items()} == {name: sorted(spec["options"]) for name, spec in specs.items()}

@@ -28,8 +28,7 @@ def test_the_tables_are_generated_from_argument_specs():
         with open(os.path.join(REPO, document), encoding="utf-8") as handle:
             text = handle.read()
         generated = generator.table(generator.specs_path(role), entry_point)
-        assert generator.rewrite(text, generated, role) == text, \
-            "%s's variable table is stale: run python3 scripts/lib/readme_variables.py" % document
+        assert generator.rewrite(text, generated, role) == text, "%s's variable table is stale: run python3 scripts/lib/readme_variables.py" % document
         # Every option of the role is a row.
         with open(generator.specs_path(role), encoding="utf-8") as handle:
             options = yaml.safe_load(handle)["argument_specs"][entry_point]["options"]
@@ -38,11 +37,14 @@ def test_the_tables_are_generated_from_argument_specs():
 
 def test_every_option_is_a_row_with_its_default(tmp_path):
     specs = tmp_path / "argument_specs.yml"
-    specs.write_text("argument_specs:\n  main:\n    options:\n"
-                     "      a_var:\n        type: int\n        default: 3\n        description: C(x) or V(y) | z\n"
-                     "  plan:\n    options:\n      b_var:\n        type: str\n        default: ''\n        description: B\n", encoding="utf-8")
+    specs.write_text(
+        "argument_specs:\n  main:\n    options:\n"
+        "      a_var:\n        type: int\n        default: 3\n        description: C(x) or V(y) | z\n"
+        "  plan:\n    options:\n      b_var:\n        type: str\n        default: ''\n        description: B\n",
+        encoding="utf-8",
+    )
     assert _generator().table(str(specs)).splitlines()[2] == "| `a_var` | int | `3` | `x` or `y` \\| z |"
-    assert _generator().table(str(specs), "plan").splitlines()[2:] == ["| `b_var` | str | `\"\"` | B |"]
+    assert _generator().table(str(specs), "plan").splitlines()[2:] == ['| `b_var` | str | `""` | B |']
 
 
 def test_each_table_goes_after_its_own_roles_marker():

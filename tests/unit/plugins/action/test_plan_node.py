@@ -30,12 +30,22 @@ def test_the_version_is_what_the_program_prints_on_the_node(program, path):
     assert action.commands == ["PATH=%s %s --version" % (path, program)]
 
 
-@pytest.mark.parametrize(("program", "message"), [
-    ("rke2", "plan_node: `rke2 --version` failed (rc 127): sh: 1: rke2: not found; before RKE2 is installed, give the version to "
-             "install: kubelet_numa_rke2_version, or lablabs.rke2's rke2_version"),
-    ("k3s", "plan_node: `k3s --version` failed (rc 127): sh: 1: k3s: not found; before k3s is installed, give the version to "
-            "install: kubelet_numa_k3s_version"),
-])
+@pytest.mark.parametrize(
+    ("program", "message"),
+    [
+        (
+            "rke2",
+            (
+                "plan_node: `rke2 --version` failed (rc 127): sh: 1: rke2: not found; before RKE2 is installed, give the version to "
+                "install: kubelet_numa_rke2_version, or lablabs.rke2's rke2_version"
+            ),
+        ),
+        (
+            "k3s",
+            "plan_node: `k3s --version` failed (rc 127): sh: 1: k3s: not found; before k3s is installed, give the version to install: kubelet_numa_k3s_version",
+        ),
+    ],
+)
 def test_a_missing_program_fails_the_host_saying_which_variable_to_set(program, message):
     action = FakeAction(127, stderr="sh: 1: %s: not found\n" % program)
     with pytest.raises(_NodeFailure) as failure:

@@ -31,10 +31,16 @@ ROLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4
 with open(os.path.join(ROLE, "defaults", "main.yml"), encoding="utf-8") as _handle:
     DEFAULTS = yaml.safe_load(_handle)
 MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
-TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
-            "numa_memory_capacity_bytes": 16 << 30}
-GOOD = {"kubelet_numa_platform": "kubeadm", "kubelet_numa_topology": TOPOLOGY, "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": MAIN},
-        "kubelet_numa_config": {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}}}
+TOPOLOGY = {
+    "numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
+    "numa_memory_capacity_bytes": 16 << 30,
+}
+GOOD = {
+    "kubelet_numa_platform": "kubeadm",
+    "kubelet_numa_topology": TOPOLOGY,
+    "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": MAIN},
+    "kubelet_numa_config": {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}},
+}
 LEAKS = ("Traceback", "_AnsibleTagged", "_AnsibleLazy", INTERNAL_ERROR)
 
 
@@ -67,38 +73,109 @@ def snapshot(root, skip):
 # Host names: plain ones, and the hostile shapes (paths, dots, control characters, very long, Unicode).
 HOST_NAMES = st.one_of(
     st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True),
-    st.sampled_from(["good", "n1", "..", ".", "../up", "a/../../x", "/abs/dir", "zz-keep/sub", "x" * 256, "é" * 128, "tab\tname",
-                     MANIFEST, "outside", "linked", "afile", "-dash", " space", "node.example.com", "fe80::1"]),
+    st.sampled_from(
+        [
+            "good",
+            "n1",
+            "..",
+            ".",
+            "../up",
+            "a/../../x",
+            "/abs/dir",
+            "zz-keep/sub",
+            "x" * 256,
+            "é" * 128,
+            "tab\tname",
+            MANIFEST,
+            "outside",
+            "linked",
+            "afile",
+            "-dash",
+            " space",
+            "node.example.com",
+            "fe80::1",
+        ]
+    ),
     st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\0"), min_size=0, max_size=40),
 )
-PATHS = st.one_of(st.sampled_from(["/etc/default/kubelet", "/plan.json", "/var/lib/kubelet/config.yaml", "/etc/kubernetes",
-                                   "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "/../x", "/etc/./x", "relative", "/", "//x",
-                                   "/etc/kubernetes/kubelet.conf.d", "/" + MANIFEST, "/.numa-kubelet-render-tmp-x"]),
-                  st.text(alphabet="/.a-_", max_size=12))
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**64), max_value=2**64), st.floats(allow_nan=False),
-                    st.text(max_size=12), st.sampled_from(["1Gi", "100Mi", "10%", "Static", "St\u0430tic", "static", "10s", "0-3", "{{ x }}"]))
-VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                       st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), inner, max_size=3)),
-                      max_leaves=6)
-FIELDS = st.sampled_from(["memoryManagerPolicy", "kubeReserved", "systemReserved", "evictionHard", "healthzPort", "healthzBindAddress",
-                          "featureGates", "clusterDNS", "reservedSystemCPUs", "maxPods", "cpuManagerPolicy", "topologyManagerPolicy",
-                          "syncFrequency", "kind", "apiVersion", "reservedMemroy", "reservedMemory"])
-RESERVED = st.one_of(st.just({"memory": "1Gi"}), st.just({"memory": 1073741824}),
-                     st.dictionaries(st.sampled_from(["memory", "cpu", "hugepages-2Mi"]), SCALARS, max_size=2))
-CONFIGS = st.one_of(st.fixed_dictionaries({"memoryManagerPolicy": st.just("Static"), "kubeReserved": RESERVED}),
-                    st.dictionaries(FIELDS, VALUES, max_size=4), VALUES)
+PATHS = st.one_of(
+    st.sampled_from(
+        [
+            "/etc/default/kubelet",
+            "/plan.json",
+            "/var/lib/kubelet/config.yaml",
+            "/etc/kubernetes",
+            "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf",
+            "/../x",
+            "/etc/./x",
+            "relative",
+            "/",
+            "//x",
+            "/etc/kubernetes/kubelet.conf.d",
+            "/" + MANIFEST,
+            "/.numa-kubelet-render-tmp-x",
+        ]
+    ),
+    st.text(alphabet="/.a-_", max_size=12),
+)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**64), max_value=2**64),
+    st.floats(allow_nan=False),
+    st.text(max_size=12),
+    st.sampled_from(["1Gi", "100Mi", "10%", "Static", "St\u0430tic", "static", "10s", "0-3", "{{ x }}"]),
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), inner, max_size=3)),
+    max_leaves=6,
+)
+FIELDS = st.sampled_from(
+    [
+        "memoryManagerPolicy",
+        "kubeReserved",
+        "systemReserved",
+        "evictionHard",
+        "healthzPort",
+        "healthzBindAddress",
+        "featureGates",
+        "clusterDNS",
+        "reservedSystemCPUs",
+        "maxPods",
+        "cpuManagerPolicy",
+        "topologyManagerPolicy",
+        "syncFrequency",
+        "kind",
+        "apiVersion",
+        "reservedMemroy",
+        "reservedMemory",
+    ]
+)
+RESERVED = st.one_of(
+    st.just({"memory": "1Gi"}), st.just({"memory": 1073741824}), st.dictionaries(st.sampled_from(["memory", "cpu", "hugepages-2Mi"]), SCALARS, max_size=2)
+)
+CONFIGS = st.one_of(
+    st.fixed_dictionaries({"memoryManagerPolicy": st.just("Static"), "kubeReserved": RESERVED}), st.dictionaries(FIELDS, VALUES, max_size=4), VALUES
+)
 FLAGS_ENV = st.builds(lambda path: 'KUBELET_KUBEADM_ARGS="--config-dir=%s"' % path, PATHS)
 NODE_FILES = st.one_of(
     st.just({"/var/lib/kubelet/config.yaml": MAIN}),
-    st.fixed_dictionaries({"/var/lib/kubelet/config.yaml": st.one_of(st.just(MAIN), SCALARS, st.just("{{{: ["), st.just("- a")),
-                           "/var/lib/kubelet/kubeadm-flags.env": FLAGS_ENV}),
+    st.fixed_dictionaries(
+        {"/var/lib/kubelet/config.yaml": st.one_of(st.just(MAIN), SCALARS, st.just("{{{: ["), st.just("- a")), "/var/lib/kubelet/kubeadm-flags.env": FLAGS_ENV}
+    ),
     st.dictionaries(PATHS, st.one_of(st.just(MAIN), SCALARS), max_size=3),
-    VALUES)
+    VALUES,
+)
 OVERRIDE_VALUES = {
-    "kubelet_numa_config": CONFIGS, "kubelet_numa_node_files": NODE_FILES, "kubelet_numa_kubeadm_extra_args_file": PATHS,
-    "kubelet_numa_kubeadm_config_dir": PATHS, "kubelet_numa_dropin_name": st.one_of(st.text(max_size=10), SCALARS),
+    "kubelet_numa_config": CONFIGS,
+    "kubelet_numa_node_files": NODE_FILES,
+    "kubelet_numa_kubeadm_extra_args_file": PATHS,
+    "kubelet_numa_kubeadm_config_dir": PATHS,
+    "kubelet_numa_dropin_name": st.one_of(st.text(max_size=10), SCALARS),
     "kubelet_numa_platform": st.one_of(st.sampled_from(["kubeadm", "rke2", "nodeadm", "k3s"]), SCALARS),
-    "kubelet_numa_rke2_version": st.one_of(st.just("v1.32.5+rke2r1"), SCALARS), "kubelet_numa_rke2_role": st.one_of(st.just("agent"), SCALARS),
+    "kubelet_numa_rke2_version": st.one_of(st.just("v1.32.5+rke2r1"), SCALARS),
+    "kubelet_numa_rke2_role": st.one_of(st.just("agent"), SCALARS),
     "kubelet_numa_k3s_version": st.one_of(st.sampled_from(["v1.31.9+k3s1", "v1.32.5+k3s1"]), SCALARS),
     "kubelet_numa_k3s_role": st.one_of(st.just("server"), SCALARS),
     "kubelet_numa_instance_type": st.one_of(st.just("m5.large"), SCALARS),
@@ -106,8 +183,12 @@ OVERRIDE_VALUES = {
     "kubelet_numa_reserved_memory_split": st.one_of(st.sampled_from(["even", "first", "proportional"]), VALUES),
 }
 # Half the hosts are good, the others have one or two careless variables.
-OVERRIDES = st.one_of(st.just({}), st.lists(st.sampled_from(sorted(OVERRIDE_VALUES)), min_size=1, max_size=2, unique=True).flatmap(
-    lambda names: st.fixed_dictionaries({name: OVERRIDE_VALUES[name] for name in names})))
+OVERRIDES = st.one_of(
+    st.just({}),
+    st.lists(st.sampled_from(sorted(OVERRIDE_VALUES)), min_size=1, max_size=2, unique=True).flatmap(
+        lambda names: st.fixed_dictionaries({name: OVERRIDE_VALUES[name] for name in names})
+    ),
+)
 # What may already be at <dest>/<host>: nothing, a file, a symlink out, a directory with the user's files and links.
 LAYOUTS = st.sampled_from(["none", "file", "link-out", "user-files", "inner-link-out", "file-in-the-way", "forged-manifest", "rendered-before"])
 
@@ -140,13 +221,29 @@ def make_layout(dest, host, layout, outside):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(hosts=st.lists(st.tuples(HOST_NAMES, OVERRIDES, LAYOUTS), min_size=1, max_size=4, unique_by=lambda item: item[0]),
-       check_mode=st.booleans(), second_run=st.booleans())
+@given(
+    hosts=st.lists(st.tuples(HOST_NAMES, OVERRIDES, LAYOUTS), min_size=1, max_size=4, unique_by=lambda item: item[0]),
+    check_mode=st.booleans(),
+    second_run=st.booleans(),
+)
 @example(hosts=[("..", {}, "none"), (".", {}, "none"), ("good", {}, "rendered-before")], check_mode=False, second_run=True)
 @example(hosts=[("linked", {}, "link-out"), ("g", {"kubelet_numa_kubeadm_extra_args_file": "/plan.json"}, "none")], check_mode=False, second_run=False)
-@example(hosts=[("g", {"kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": MAIN,
-                                                   "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"'}},
-                 "inner-link-out")], check_mode=False, second_run=False)
+@example(
+    hosts=[
+        (
+            "g",
+            {
+                "kubelet_numa_node_files": {
+                    "/var/lib/kubelet/config.yaml": MAIN,
+                    "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"',
+                }
+            },
+            "inner-link-out",
+        )
+    ],
+    check_mode=False,
+    second_run=False,
+)
 def test_render_touches_nothing_outside_dest_and_names_every_failure(hosts, check_mode, second_run):
     world = tempfile.mkdtemp(prefix="numa-render-property-")
     try:

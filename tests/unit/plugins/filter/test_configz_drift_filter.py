@@ -13,10 +13,17 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.numa.kubelet.plugins.filter.kubelet_numa_drift import FilterModule
 
 FILTER = FilterModule().filters()["kubelet_numa_configz_drift"]
-PLAN = {"kubelet_config": {"memoryManagerPolicy": "Static", "cpuManagerPolicy": "none", "topologyManagerPolicy": "none",
-                           "topologyManagerScope": "container", "kubeReserved": {"memory": "1Gi"},
-                           "evictionHard": {"memory.available": "100Mi"},
-                           "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]}}
+PLAN = {
+    "kubelet_config": {
+        "memoryManagerPolicy": "Static",
+        "cpuManagerPolicy": "none",
+        "topologyManagerPolicy": "none",
+        "topologyManagerScope": "container",
+        "kubeReserved": {"memory": "1Gi"},
+        "evictionHard": {"memory.available": "100Mi"},
+        "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1124Mi"}}],
+    }
+}
 
 
 def running(**changes):
@@ -28,10 +35,10 @@ def running(**changes):
 
 def test_the_engines_lines_pass_through():
     assert FILTER(PLAN, running()) == []
-    assert FILTER(PLAN, running(kubeReserved={"memory": "512Mi"})) == [
-        "/configz: kubeReserved[memory] is 512Mi in the running kubelet, the plan 1Gi"]
+    assert FILTER(PLAN, running(kubeReserved={"memory": "512Mi"})) == ["/configz: kubeReserved[memory] is 512Mi in the running kubelet, the plan 1Gi"]
     assert FILTER(PLAN, "Error from server (ServiceUnavailable)") == [
-        "/configz: the answer is not JSON (Expecting value: line 1 column 1 (char 0)): 'Error from server (ServiceUnavailable)'"]
+        "/configz: the answer is not JSON (Expecting value: line 1 column 1 (char 0)): 'Error from server (ServiceUnavailable)'"
+    ]
 
 
 @pytest.mark.parametrize("plan", [None, "plan", {"files": []}, {"kubelet_config": "Static"}])

@@ -12,10 +12,20 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.numa.kubelet.plugins.filter.eks_al2_kubelet_extra_args import FilterModule as Al2Filters
 from ansible_collections.numa.kubelet.plugins.filter.eks_userdata import FilterModule as UserDataFilters
 
-M5 = {"name": "m5", "instance_type": "m5.large", "intent": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
-      "topology": {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0, 1]}], "numa_memory_capacity_bytes": 8 << 30}}
-KARPENTER = {"spec": {"role": "KarpenterNodeRole", "amiSelectorTerms": [{"alias": "al2023@latest"}], "subnetSelectorTerms": [{"id": "subnet-1"}],
-                      "securityGroupSelectorTerms": [{"id": "sg-1"}]}}
+M5 = {
+    "name": "m5",
+    "instance_type": "m5.large",
+    "intent": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
+    "topology": {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0, 1]}], "numa_memory_capacity_bytes": 8 << 30},
+}
+KARPENTER = {
+    "spec": {
+        "role": "KarpenterNodeRole",
+        "amiSelectorTerms": [{"alias": "al2023@latest"}],
+        "subnetSelectorTerms": [{"id": "subnet-1"}],
+        "securityGroupSelectorTerms": [{"id": "sg-1"}],
+    }
+}
 M5_KARPENTER = dict(M5, karpenter=KARPENTER)
 eks_userdata = UserDataFilters().filters()["eks_userdata"]
 eks_al2_kubelet_extra_args = Al2Filters().filters()["eks_al2_kubelet_extra_args"]
@@ -32,15 +42,27 @@ def test_eks_al2_kubelet_extra_args():
     assert eks_al2_kubelet_extra_args(M5) == "--memory-manager-policy=Static --topology-manager-policy=single-numa-node --reserved-memory=0:memory=674Mi"
 
 
-@pytest.mark.parametrize("name, call, message", [
-    ("eks_userdata", lambda: eks_userdata([dict(M5_KARPENTER, instance_type="m9.huge")]),
-     "eks_userdata: node_classes[0] (m5): unknown EC2 instance type 'm9.huge'"),
-    ("eks_userdata", lambda: eks_userdata([M5_KARPENTER, dict(M5_KARPENTER, split="halves")]),
-     "eks_userdata: node_classes[1] (m5): name 'm5' is used by another"),
-    ("eks_al2_kubelet_extra_args", lambda: eks_al2_kubelet_extra_args(dict(M5, instance_type=None, max_pods=-3)),
-     "eks_al2_kubelet_extra_args: node_classes[0] (m5): max_pods must be a positive integer"),
-    ("eks_al2_kubelet_extra_args", lambda: eks_al2_kubelet_extra_args("m5"), "eks_al2_kubelet_extra_args: node class: 'm5' must be a mapping"),
-])
+@pytest.mark.parametrize(
+    "name, call, message",
+    [
+        (
+            "eks_userdata",
+            lambda: eks_userdata([dict(M5_KARPENTER, instance_type="m9.huge")]),
+            "eks_userdata: node_classes[0] (m5): unknown EC2 instance type 'm9.huge'",
+        ),
+        (
+            "eks_userdata",
+            lambda: eks_userdata([M5_KARPENTER, dict(M5_KARPENTER, split="halves")]),
+            "eks_userdata: node_classes[1] (m5): name 'm5' is used by another",
+        ),
+        (
+            "eks_al2_kubelet_extra_args",
+            lambda: eks_al2_kubelet_extra_args(dict(M5, instance_type=None, max_pods=-3)),
+            "eks_al2_kubelet_extra_args: node_classes[0] (m5): max_pods must be a positive integer",
+        ),
+        ("eks_al2_kubelet_extra_args", lambda: eks_al2_kubelet_extra_args("m5"), "eks_al2_kubelet_extra_args: node class: 'm5' must be a mapping"),
+    ],
+)
 def test_errors_name_the_filter_and_the_problem(name, call, message):
     with pytest.raises(AnsibleFilterError) as caught:
         call()

@@ -19,8 +19,12 @@ FILTERS = {}
 for module in (BytesToQuantity, EksKubeReserved, KubeletFlags, QuantityToBytes, ReservedMemory, ValidateKubeletConfig):
     FILTERS.update(module().filters())
 
-P4D = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-       "kubeReserved": {"memory": "8500Mi"}, "evictionHard": {"memory.available": "100Mi"}}
+P4D = {
+    "memoryManagerPolicy": "Static",
+    "topologyManagerPolicy": "single-numa-node",
+    "kubeReserved": {"memory": "8500Mi"},
+    "evictionHard": {"memory.available": "100Mi"},
+}
 
 
 def test_every_documented_filter_is_registered():
@@ -37,16 +41,19 @@ def test_bytes_to_quantity(value, expected):
     assert FILTERS["bytes_to_quantity"](value) == expected
 
 
-@pytest.mark.parametrize("name, args, message", [
-    ("quantity_to_bytes", ("1GB",), "quantity_to_bytes: invalid quantity '1GB': "),
-    ("quantity_to_bytes", (True,), "quantity_to_bytes: True (bool) is not a Kubernetes quantity"),
-    ("bytes_to_quantity", (1.5,), "bytes_to_quantity: 1.5 (float) is not a whole number of bytes within int64"),
-    ("bytes_to_quantity", (2**63,), "bytes_to_quantity: 9223372036854775808 (integer) is not a whole number of bytes within int64"),
-    ("reserved_memory", (P4D, [0, 1], "halves"), "reserved_memory: split: 'halves' is not a strategy"),
-    ("kubelet_flags", ({"mergeDefaultEvictionSettings": True},), "kubelet_flags: mergeDefaultEvictionSettings: has no kubelet flag form"),
-    ("eks_kube_reserved", ("p9.huge",), "eks_kube_reserved: unknown EC2 instance type 'p9.huge'"),
-    ("eks_kube_reserved", ("p4d.24xlarge",), "eks_kube_reserved: vcpus= is required"),
-])
+@pytest.mark.parametrize(
+    "name, args, message",
+    [
+        ("quantity_to_bytes", ("1GB",), "quantity_to_bytes: invalid quantity '1GB': "),
+        ("quantity_to_bytes", (True,), "quantity_to_bytes: True (bool) is not a Kubernetes quantity"),
+        ("bytes_to_quantity", (1.5,), "bytes_to_quantity: 1.5 (float) is not a whole number of bytes within int64"),
+        ("bytes_to_quantity", (2**63,), "bytes_to_quantity: 9223372036854775808 (integer) is not a whole number of bytes within int64"),
+        ("reserved_memory", (P4D, [0, 1], "halves"), "reserved_memory: split: 'halves' is not a strategy"),
+        ("kubelet_flags", ({"mergeDefaultEvictionSettings": True},), "kubelet_flags: mergeDefaultEvictionSettings: has no kubelet flag form"),
+        ("eks_kube_reserved", ("p9.huge",), "eks_kube_reserved: unknown EC2 instance type 'p9.huge'"),
+        ("eks_kube_reserved", ("p4d.24xlarge",), "eks_kube_reserved: vcpus= is required"),
+    ],
+)
 def test_errors_name_the_filter_value_and_rule(name, args, message):
     with pytest.raises(AnsibleFilterError) as error:
         FILTERS[name](*args)
@@ -68,7 +75,7 @@ def test_validate_lists_every_problem():
         FILTERS["validate_kubelet_config"](broken, [0, 1])
     assert str(error.value).splitlines()[0] == "validate_kubelet_config: the kubelet would refuse this config:"
     assert '- memoryManagerPolicy: unknown policy: "static"' in str(error.value)
-    assert '- reservedMemroy: unknown KubeletConfiguration' in str(error.value)
+    assert "- reservedMemroy: unknown KubeletConfiguration" in str(error.value)
 
 
 def test_eks_kube_reserved():

@@ -33,8 +33,11 @@ def test_memoryless_node_has_zero_memory(tmp_path):
 
 
 def test_no_numa_tree(tmp_path):
-    with pytest.raises(TopologyError, match=r"no NUMA topology at .*/sys/devices/system/node: sysfs is not mounted there or the kernel "
-                                            r"was built without NUMA support \(CONFIG_NUMA\)"):
+    with pytest.raises(
+        TopologyError,
+        match=r"no NUMA topology at .*/sys/devices/system/node: sysfs is not mounted there or the kernel "
+        r"was built without NUMA support \(CONFIG_NUMA\)",
+    ):
         read_topology(str(tmp_path))
 
 

@@ -23,4 +23,5 @@ except ImportError:  # ansible-core < 2.19: the module arguments are read from b
         finally:
             basic._ANSIBLE_ARGS = previous
 
+
 __all__ = ["patch_module_args"]

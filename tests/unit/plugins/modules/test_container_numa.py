@@ -21,8 +21,10 @@ EXITED_ID = "c" * 64
 
 
 def _status(cpus, mems):
-    return ("Name:\tbusybox\nState:\tS (sleeping)\nCpus_allowed:\t2\nCpus_allowed_list:\t%s\n"
-            "Mems_allowed:\t...,00000002\nMems_allowed_list:\t%s\n" % (cpus, mems))
+    return "Name:\tbusybox\nState:\tS (sleeping)\nCpus_allowed:\t2\nCpus_allowed_list:\t%s\nMems_allowed:\t...,00000002\nMems_allowed_list:\t%s\n" % (
+        cpus,
+        mems,
+    )
 
 
 def _process(root, pid, container_id, cpus, mems):
@@ -64,10 +66,26 @@ def _run(args, capsys):
 def test_running_containers_with_their_first_process_and_the_kernel_lists(tree, capsys):
     answer = _run({"root": str(tree)}, capsys)
     assert answer["containers"] == [
-        {"pod_uid": UID, "namespace": "default", "pod": "web-vm", "container": "app", "container_id": APP_ID,
-         "pid": 714, "cpus_allowed_list": "1", "mems_allowed_list": "1"},
-        {"pod_uid": UID, "namespace": "default", "pod": "web-vm", "container": "sidecar", "container_id": SIDECAR_ID,
-         "pid": 800, "cpus_allowed_list": "0-1", "mems_allowed_list": "0-1"},
+        {
+            "pod_uid": UID,
+            "namespace": "default",
+            "pod": "web-vm",
+            "container": "app",
+            "container_id": APP_ID,
+            "pid": 714,
+            "cpus_allowed_list": "1",
+            "mems_allowed_list": "1",
+        },
+        {
+            "pod_uid": UID,
+            "namespace": "default",
+            "pod": "web-vm",
+            "container": "sidecar",
+            "container_id": SIDECAR_ID,
+            "pid": 800,
+            "cpus_allowed_list": "0-1",
+            "mems_allowed_list": "0-1",
+        },
     ]
     assert answer["numa_nodes"] == [{"id": 0, "cpus": [0]}, {"id": 1, "cpus": [1]}]
     assert answer["memory_manager_state"] == '{"policyName":"Static"}'
@@ -82,13 +100,16 @@ def test_a_node_without_pods_has_no_containers(tmp_path, capsys):
 
 
 def test_admission_refusals_come_from_the_units_current_run(tree, capsys, monkeypatch):
-    denied = ('I1125 13:30:01.1 714 kubelet.go:2400] "Pod admission denied" podUID="u" pod="default/big-vm" '
-              'reason="TopologyAffinityError" message="Resources cannot be allocated with Topology locality"')
+    denied = (
+        'I1125 13:30:01.1 714 kubelet.go:2400] "Pod admission denied" podUID="u" pod="default/big-vm" '
+        'reason="TopologyAffinityError" message="Resources cannot be allocated with Topology locality"'
+    )
     calls = []
 
     def run_command(_module, argv, **_kwargs):
         calls.append(argv)
         return (0, "0123abcd\n", "") if argv[0] == "systemctl" else (0, "I1125 started\n%s\n" % denied, "")
+
     monkeypatch.setattr(container_numa.AnsibleModule, "run_command", run_command)
     answer = _run({"root": str(tree), "unit": "kubelet.service"}, capsys)
     assert answer["admission_denials"] == [denied]

@@ -51,6 +51,7 @@ def test_topology_is_left_out_unless_asked(tmp_path, capsys):
 def test_a_host_without_a_numa_tree_fails_naming_it(tmp_path, capsys, monkeypatch):
     def no_tree(root):
         raise TopologyError("no NUMA topology at %s/sys/devices/system/node" % root.rstrip("/"))
+
     monkeypatch.setattr(node_files, "read_topology", no_tree)
     answer = _run_node_files({"topology": True}, capsys)
     assert answer["failed"] and answer["msg"] == "node_files: no NUMA topology at /sys/devices/system/node"

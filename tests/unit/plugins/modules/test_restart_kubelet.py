@@ -19,9 +19,23 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="writes files owned by
 
 
 def _params(**extra):
-    params = {"unit": "kubelet.service", "start_unit": None, "reset": True, "reset_cpu_manager_state": False, "root_dir": "/var/lib/kubelet",
-              "daemon_reload": False, "health_url": None, "health_timeout": 5, "settle": 0, "expected_state": None, "files": [],
-              "write": [], "directories": [], "restart": False, "only_report": False}
+    params = {
+        "unit": "kubelet.service",
+        "start_unit": None,
+        "reset": True,
+        "reset_cpu_manager_state": False,
+        "root_dir": "/var/lib/kubelet",
+        "daemon_reload": False,
+        "health_url": None,
+        "health_timeout": 5,
+        "settle": 0,
+        "expected_state": None,
+        "files": [],
+        "write": [],
+        "directories": [],
+        "restart": False,
+        "only_report": False,
+    }
     params.update(extra)
     return params
 
@@ -35,12 +49,19 @@ def test_only_what_differs_is_written_and_kept_for_the_rollback(tmp_path):
     other.chmod(0o644)
     mode_only.write_text("m\n")
     mode_only.chmod(0o600)
-    items = [{"path": str(same), "content": "a\n", "mode": "0644"}, {"path": str(other), "content": "new\n", "mode": "0644"},
-             {"path": str(mode_only), "content": "m\n", "mode": "0644"}, {"path": str(tmp_path / "new.conf"), "content": "n\n", "mode": "644"},
-             {"path": str(other), "content": "not this\n", "mode": "0644", "only_if_absent": True}]
+    items = [
+        {"path": str(same), "content": "a\n", "mode": "0644"},
+        {"path": str(other), "content": "new\n", "mode": "0644"},
+        {"path": str(mode_only), "content": "m\n", "mode": "0644"},
+        {"path": str(tmp_path / "new.conf"), "content": "n\n", "mode": "644"},
+        {"path": str(other), "content": "not this\n", "mode": "0644", "only_if_absent": True},
+    ]
     pending = pending_writes(items)
     assert [(item["path"], item["previous"], item["previous_mode"]) for item in pending] == [
-        (str(other), "old\n", "0644"), (str(mode_only), "m\n", "0600"), (str(tmp_path / "new.conf"), None, None)]
+        (str(other), "old\n", "0644"),
+        (str(mode_only), "m\n", "0600"),
+        (str(tmp_path / "new.conf"), None, None),
+    ]
     assert pending[2]["mode"] == "0644"
 
 
@@ -50,8 +71,11 @@ def test_a_failed_write_puts_back_what_was_written_and_restarts_nothing(tmp_path
     second = tmp_path / "kubelet"
     second.write_text("KUBELET_EXTRA_ARGS=\n")
     second.chmod(0o600)
-    items = [{"path": str(first), "content": "one\n", "mode": "0644"}, {"path": str(second), "content": "two\n", "mode": "0644"},
-             {"path": str(tmp_path / "no-such-dir" / "third"), "content": "three\n", "mode": "0644"}]
+    items = [
+        {"path": str(first), "content": "one\n", "mode": "0644"},
+        {"path": str(second), "content": "two\n", "mode": "0644"},
+        {"path": str(tmp_path / "no-such-dir" / "third"), "content": "three\n", "mode": "0644"},
+    ]
     transaction = Transaction(_params(restart=True), pending_directories([str(first.parent)]), pending_writes(items))
     result = transaction.run()
     assert result["failed"] and not result["rolled_back"]
@@ -68,9 +92,15 @@ def test_check_mode_reports_each_file_with_its_diff_and_writes_nothing(tmp_path,
     path = tmp_path / "50-numa-kubelet.conf"
     path.write_text("old\n")
     path.chmod(0o644)
-    args = {"unit": "kubelet.service", "_ansible_check_mode": True, "directories": [str(tmp_path / "new-dir")],
-            "write": [{"path": str(path), "content": "new\n", "mode": "0644"},
-                      {"path": str(path) + ".same", "content": "", "mode": "0644", "only_if_absent": True}]}
+    args = {
+        "unit": "kubelet.service",
+        "_ansible_check_mode": True,
+        "directories": [str(tmp_path / "new-dir")],
+        "write": [
+            {"path": str(path), "content": "new\n", "mode": "0644"},
+            {"path": str(path) + ".same", "content": "", "mode": "0644", "only_if_absent": True},
+        ],
+    }
     with patch_module_args(args), pytest.raises(SystemExit):
         restart_kubelet.main()
     result = json.loads(capsys.readouterr().out)

@@ -28,13 +28,16 @@ NOT_YET = json.dumps({"policyName": "Static", "machineState": {}, "checksum": 1}
 RESERVED = {node: state["memoryMap"]["memory"]["systemReserved"] for node, state in json.loads(WRITTEN)["machineState"].items()}
 
 
-@pytest.mark.parametrize("text, complete", [
-    (None, False),
-    ('{"policyName":"Sta', False),
-    (NOT_YET, False),
-    (WRITTEN, True),
-    (json.dumps({"policyName": "None", "machineState": {}}), True),
-])
+@pytest.mark.parametrize(
+    "text, complete",
+    [
+        (None, False),
+        ('{"policyName":"Sta', False),
+        (NOT_YET, False),
+        (WRITTEN, True),
+        (json.dumps({"policyName": "None", "machineState": {}}), True),
+    ],
+)
 def test_checkpoint_complete(text, complete):
     assert checkpoint_complete(text) is complete
 
@@ -49,9 +52,9 @@ def running_kubelet(monkeypatch):
 
 
 def _transaction(tmp_path, wait_seconds, reserved=None):
-    transaction = restart_kubelet.Transaction({
-        "unit": "kubelet.service", "root_dir": str(tmp_path),
-        "expected_state": {"policyName": "Static", "systemReserved": reserved or RESERVED}})
+    transaction = restart_kubelet.Transaction(
+        {"unit": "kubelet.service", "root_dir": str(tmp_path), "expected_state": {"policyName": "Static", "systemReserved": reserved or RESERVED}}
+    )
     transaction.health_deadline = time.monotonic() + wait_seconds
     transaction.healthy = dict(RUNNING)
     return transaction

@@ -26,8 +26,7 @@ class FakeUnit:
 
     def __init__(self, exit_after=None):
         self.exit_after = exit_after
-        self.state = {"ActiveState": "active", "SubState": "running", "MainPID": "100", "NRestarts": "0",
-                      "ActiveEnterTimestampMonotonic": "0"}
+        self.state = {"ActiveState": "active", "SubState": "running", "MainPID": "100", "NRestarts": "0", "ActiveEnterTimestampMonotonic": "0"}
         self.started_at = None
         self.calls = []
 
@@ -37,8 +36,12 @@ class FakeUnit:
             self.state.update(ActiveState="inactive", SubState="dead", MainPID="0")
         elif args[0] in ("start", "restart"):
             self.started_at = time.monotonic()
-            self.state.update(ActiveState="active", SubState="running", MainPID=str(int(self.state["MainPID"] or 0) + 101),
-                              ActiveEnterTimestampMonotonic=str(int(self.started_at * 1e6)))
+            self.state.update(
+                ActiveState="active",
+                SubState="running",
+                MainPID=str(int(self.state["MainPID"] or 0) + 101),
+                ActiveEnterTimestampMonotonic=str(int(self.started_at * 1e6)),
+            )
         return ""
 
     def show(self, unit):
@@ -49,9 +52,24 @@ class FakeUnit:
 
 
 def _params(**extra):
-    params = {"unit": "kubelet.service", "start_unit": None, "reset": True, "reset_cpu_manager_state": False, "root_dir": "/nonexistent",
-              "daemon_reload": False, "health_url": None, "health_timeout": 5, "settle": 0.8, "expected_state": None, "files": [],
-              "write": [], "directories": [], "restart": True, "only_report": False, "settled": True}
+    params = {
+        "unit": "kubelet.service",
+        "start_unit": None,
+        "reset": True,
+        "reset_cpu_manager_state": False,
+        "root_dir": "/nonexistent",
+        "daemon_reload": False,
+        "health_url": None,
+        "health_timeout": 5,
+        "settle": 0.8,
+        "expected_state": None,
+        "files": [],
+        "write": [],
+        "directories": [],
+        "restart": True,
+        "only_report": False,
+        "settled": True,
+    }
     params.update(extra)
     return params
 
@@ -61,7 +79,7 @@ def unit(monkeypatch):
     fake = FakeUnit()
     monkeypatch.setattr(restart_kubelet, "systemctl", fake.systemctl)
     monkeypatch.setattr(restart_kubelet, "unit_show", fake.show)
-    monkeypatch.setattr(Transaction, "journal_error", lambda self: "E1127 kubelet.go:1] \"Failed to start ContainerManager\"")
+    monkeypatch.setattr(Transaction, "journal_error", lambda self: 'E1127 kubelet.go:1] "Failed to start ContainerManager"')
     return fake
 
 
@@ -95,8 +113,9 @@ def test_a_kubelet_that_exits_while_it_settles_is_rolled_back_by_the_transaction
 def test_a_kubelet_that_exits_before_its_checkpoint_is_written_fails_at_once(unit, tmp_path):
     unit.exit_after = 0.3
     began = time.monotonic()
-    result = Transaction(_params(root_dir=str(tmp_path), health_timeout=30, settle=0,
-                                 expected_state={"policyName": "Static", "systemReserved": {"0": 1}})).run()
+    result = Transaction(
+        _params(root_dir=str(tmp_path), health_timeout=30, settle=0, expected_state={"policyName": "Static", "systemReserved": {"0": 1}})
+    ).run()
     assert result["rolled_back"] and time.monotonic() - began < 10
     assert result["steps"][-1]["step"] == "check memory_manager_state" and "answered, then exited" in result["steps"][-1]["error"]
 

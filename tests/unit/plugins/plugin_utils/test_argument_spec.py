@@ -56,15 +56,16 @@ def test_a_module_without_options_has_an_empty_spec():
 
 def test_plan_node_is_validated_against_its_own_documentation():
     spec = argument_spec_from_documentation(DOCUMENTATION)
-    assert spec == {"variables": {"type": "dict", "required": True},
-                    "also_read": {"type": "list", "elements": "path", "default": []},
-                    "also_units": {"type": "list", "elements": "str", "default": []},
-                    "lablabs": {"type": "dict", "default": {}},
-                    "plan": {"type": "bool", "default": True},
-                    "pending": {"type": "bool", "default": False}}
+    assert spec == {
+        "variables": {"type": "dict", "required": True},
+        "also_read": {"type": "list", "elements": "path", "default": []},
+        "also_units": {"type": "list", "elements": "str", "default": []},
+        "lablabs": {"type": "dict", "default": {}},
+        "plan": {"type": "bool", "default": True},
+        "pending": {"type": "bool", "default": False},
+    }
     result = ArgumentSpecValidator(spec).validate({"variables": {}, "pending": "yes", "also_units": "kubelet.service"})
     assert result.error_messages == []
-    assert result.validated_parameters == {"variables": {}, "pending": True, "also_units": ["kubelet.service"], "also_read": [], "lablabs": {},
-                                           "plan": True}
+    assert result.validated_parameters == {"variables": {}, "pending": True, "also_units": ["kubelet.service"], "also_read": [], "lablabs": {}, "plan": True}
     refused = ArgumentSpecValidator(spec).validate({"variables": {}, "pendng": True})
     assert "pendng" in " ".join(refused.error_messages)

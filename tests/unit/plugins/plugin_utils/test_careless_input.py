@@ -24,8 +24,10 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import ch
 ROLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4, "roles", "kubelet_numa")
 with open(os.path.join(ROLE, "defaults", "main.yml"), encoding="utf-8") as _handle:
     DEFAULTS = yaml.safe_load(_handle)
-TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
-            "numa_memory_capacity_bytes": 16 << 30}
+TOPOLOGY = {
+    "numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 8 << 30, "cpus": [1]}],
+    "numa_memory_capacity_bytes": 16 << 30,
+}
 MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 FILES = {"/var/lib/kubelet/config.yaml": MAIN}
 INTENT = {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}}
@@ -52,58 +54,105 @@ def refused(variables_, files=None, **facts):
 
 
 CASES = {
-    "healthzPort quoted": (intent(healthzPort="10248"), None,
-                           "kubelet_numa_config.healthzPort: '10248' (string) is not an int32 integer"),
-    "an integer key in the intent": (variables(kubelet_numa_config={1: "x", "memoryManagerPolicy": "Static"}), None,
-                                     "kubelet_numa_config: field names must be strings, got 1"),
-    "healthzBindAddress: 1": (intent(healthzBindAddress=1), None,
-                              "json: cannot unmarshal number into Go struct field KubeletConfiguration.healthzBindAddress of type string"),
-    "rke2 version 1.30 (a float)": (variables(kubelet_numa_platform="rke2", kubelet_numa_rke2_version=1.30, kubelet_numa_rke2_role="agent"), {},
-                                    "kubelet_numa_rke2_version: 1.3 (float) is not an RKE2 version"),
-    "numa_nodes: 4": (variables(kubelet_numa_topology={"numa_nodes": 4, "numa_memory_capacity_bytes": 16 << 30}), None,
-                      "kubelet_numa_topology: numa_nodes 4 (integer) must be a list"),
-    "node file content an integer": (variables(), {"/var/lib/kubelet/config.yaml": 5},
-                                     "kubelet_numa_node_files[/var/lib/kubelet/config.yaml]: 5 (integer) must be the file's text"),
+    "healthzPort quoted": (intent(healthzPort="10248"), None, "kubelet_numa_config.healthzPort: '10248' (string) is not an int32 integer"),
+    "an integer key in the intent": (
+        variables(kubelet_numa_config={1: "x", "memoryManagerPolicy": "Static"}),
+        None,
+        "kubelet_numa_config: field names must be strings, got 1",
+    ),
+    "healthzBindAddress: 1": (
+        intent(healthzBindAddress=1),
+        None,
+        "json: cannot unmarshal number into Go struct field KubeletConfiguration.healthzBindAddress of type string",
+    ),
+    "rke2 version 1.30 (a float)": (
+        variables(kubelet_numa_platform="rke2", kubelet_numa_rke2_version=1.30, kubelet_numa_rke2_role="agent"),
+        {},
+        "kubelet_numa_rke2_version: 1.3 (float) is not an RKE2 version",
+    ),
+    "numa_nodes: 4": (
+        variables(kubelet_numa_topology={"numa_nodes": 4, "numa_memory_capacity_bytes": 16 << 30}),
+        None,
+        "kubelet_numa_topology: numa_nodes 4 (integer) must be a list",
+    ),
+    "node file content an integer": (
+        variables(),
+        {"/var/lib/kubelet/config.yaml": 5},
+        "kubelet_numa_node_files[/var/lib/kubelet/config.yaml]: 5 (integer) must be the file's text",
+    ),
     "node files a list": (variables(), ["/var/lib/kubelet/config.yaml"], "kubelet_numa_node_files: ['/var/lib/kubelet/config.yaml'] (list) must be a mapping"),
     "node files with an integer key": (variables(), {1: "x"}, "kubelet_numa_node_files: the key 1 must be an absolute path"),
     "extra args file a directory": (variables(kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes"), None, "/etc/kubernetes: is a directory"),
-    "featureGates yes": (intent(featureGates={"X": "yes"}), None,
-                         "json: cannot unmarshal string into Go struct field KubeletConfiguration.featureGates of type bool"),
-    "clusterDNS a string": (intent(clusterDNS="10.0.0.10"), None,
-                            "json: cannot unmarshal string into Go struct field KubeletConfiguration.clusterDNS of type []string"),
-    "reservedSystemCPUs a list": (intent(reservedSystemCPUs=[0, 1]), None,
-                                  "json: cannot unmarshal array into Go struct field KubeletConfiguration.reservedSystemCPUs of type string"),
+    "featureGates yes": (
+        intent(featureGates={"X": "yes"}),
+        None,
+        "json: cannot unmarshal string into Go struct field KubeletConfiguration.featureGates of type bool",
+    ),
+    "clusterDNS a string": (
+        intent(clusterDNS="10.0.0.10"),
+        None,
+        "json: cannot unmarshal string into Go struct field KubeletConfiguration.clusterDNS of type []string",
+    ),
+    "reservedSystemCPUs a list": (
+        intent(reservedSystemCPUs=[0, 1]),
+        None,
+        "json: cannot unmarshal array into Go struct field KubeletConfiguration.reservedSystemCPUs of type string",
+    ),
     "maxPods -1": (intent(maxPods=-1), None, "invalid configuration: maxPods (--max-pods) -1 must not be a negative number"),
-    "a node file of another kind": (variables(), {"/var/lib/kubelet/config.yaml": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfigurashun\n"},
-                                    "/var/lib/kubelet/config.yaml: kind 'KubeletConfigurashun' is not 'KubeletConfiguration'"),
-    "a node file with bytes as a number": (variables(), {"/var/lib/kubelet/config.yaml": MAIN + "kubeReserved: {memory: 1073741824}\n"},
-                                           "/var/lib/kubelet/config.yaml: kubeReserved.memory: 1073741824 (integer) is not a string"),
+    "a node file of another kind": (
+        variables(),
+        {"/var/lib/kubelet/config.yaml": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfigurashun\n"},
+        "/var/lib/kubelet/config.yaml: kind 'KubeletConfigurashun' is not 'KubeletConfiguration'",
+    ),
+    "a node file with bytes as a number": (
+        variables(),
+        {"/var/lib/kubelet/config.yaml": MAIN + "kubeReserved: {memory: 1073741824}\n"},
+        "/var/lib/kubelet/config.yaml: kubeReserved.memory: 1073741824 (integer) is not a string",
+    ),
     "split key 1.5": (variables(kubelet_numa_reserved_memory_split={0: "512Mi", 1.5: "612Mi"}), None, "split: key 1.5 must be a NUMA node id"),
     "split key '1.5'": (variables(kubelet_numa_reserved_memory_split={"0": "512Mi", "1.5": "612Mi"}), None, "split: key '1.5' must be a NUMA node id"),
-    "a NUMA id of 2^40": (variables(kubelet_numa_topology={"numa_nodes": [{"id": 0}, {"id": 2**40}], "numa_memory_capacity_bytes": 16 << 30}), None,
-                          "kubelet_numa_topology: numa_nodes[1]: NUMA node id 1099511627776 must be a non-negative integer no larger than 2147483647"),
-    "topology memory_byte": (variables(kubelet_numa_topology={"numa_nodes": [{"id": 0, "memory_byte": 1 << 20}, {"id": 1}],
-                                                              "numa_memory_capacity_bytes": 16 << 30}), None,
-                             "numa_nodes[0]: unknown keys memory_byte (did you mean memory_bytes?)"),
-    "nodeadm cpus '0-63'": (variables(kubelet_numa_platform="nodeadm", kubelet_numa_instance_type="m5.large",
-                                      kubelet_numa_config={"memoryManagerPolicy": "Static"},
-                                      kubelet_numa_topology={"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": "0-63"}],
-                                                             "numa_memory_capacity_bytes": 8 << 30}), {},
-                            "numa_nodes[0].cpus: '0-63' must be a list of CPU ids"),
-    "extra args file = the main config": (variables(kubelet_numa_kubeadm_extra_args_file="/var/lib/kubelet/config.yaml"), None,
-                                          "kubelet_numa_kubeadm_extra_args_file: /var/lib/kubelet/config.yaml is kubelet_numa_kubeadm_config_file"),
-    "extra args file = our drop-in": (variables(kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"), None,
-                                      "is numa.kubelet's drop-in"),
-    "a flags-env --config-dir leaving the tree": (variables(), dict(FILES, **{"/var/lib/kubelet/kubeadm-flags.env":
-                                                                              'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"'}),
-                                                  "--config-dir=/../../../x in the kubelet flags is not a path numa.kubelet can write to safely"),
-    "a Cyrillic a in Static": (intent(memoryManagerPolicy="St\u0430tic"), None,
-                               "U+0430 CYRILLIC SMALL LETTER A at position 3"),
+    "a NUMA id of 2^40": (
+        variables(kubelet_numa_topology={"numa_nodes": [{"id": 0}, {"id": 2**40}], "numa_memory_capacity_bytes": 16 << 30}),
+        None,
+        "kubelet_numa_topology: numa_nodes[1]: NUMA node id 1099511627776 must be a non-negative integer no larger than 2147483647",
+    ),
+    "topology memory_byte": (
+        variables(kubelet_numa_topology={"numa_nodes": [{"id": 0, "memory_byte": 1 << 20}, {"id": 1}], "numa_memory_capacity_bytes": 16 << 30}),
+        None,
+        "numa_nodes[0]: unknown keys memory_byte (did you mean memory_bytes?)",
+    ),
+    "nodeadm cpus '0-63'": (
+        variables(
+            kubelet_numa_platform="nodeadm",
+            kubelet_numa_instance_type="m5.large",
+            kubelet_numa_config={"memoryManagerPolicy": "Static"},
+            kubelet_numa_topology={"numa_nodes": [{"id": 0, "memory_bytes": 8 << 30, "cpus": "0-63"}], "numa_memory_capacity_bytes": 8 << 30},
+        ),
+        {},
+        "numa_nodes[0].cpus: '0-63' must be a list of CPU ids",
+    ),
+    "extra args file = the main config": (
+        variables(kubelet_numa_kubeadm_extra_args_file="/var/lib/kubelet/config.yaml"),
+        None,
+        "kubelet_numa_kubeadm_extra_args_file: /var/lib/kubelet/config.yaml is kubelet_numa_kubeadm_config_file",
+    ),
+    "extra args file = our drop-in": (
+        variables(kubelet_numa_kubeadm_extra_args_file="/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"),
+        None,
+        "is numa.kubelet's drop-in",
+    ),
+    "a flags-env --config-dir leaving the tree": (
+        variables(),
+        dict(FILES, **{"/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--config-dir=/../../../x"'}),
+        "--config-dir=/../../../x in the kubelet flags is not a path numa.kubelet can write to safely",
+    ),
+    "a Cyrillic a in Static": (intent(memoryManagerPolicy="St\u0430tic"), None, "U+0430 CYRILLIC SMALL LETTER A at position 3"),
     "a tagged string of the wrong type": (intent(healthzPort=_AnsibleTaggedStr("10248")), None, "'10248' (string) is not an int32 integer"),
-    "a NodeConfig whose spec is a list": (variables(kubelet_numa_platform="nodeadm", kubelet_numa_instance_type="m5.large",
-                                                    kubelet_numa_config={"memoryManagerPolicy": "Static"}),
-                                          {"/etc/eks/nodeadm.d/10.yaml": "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: [1]"},
-                                          "spec.kubelet.config of a NodeConfig must be a mapping"),
+    "a NodeConfig whose spec is a list": (
+        variables(kubelet_numa_platform="nodeadm", kubelet_numa_instance_type="m5.large", kubelet_numa_config={"memoryManagerPolicy": "Static"}),
+        {"/etc/eks/nodeadm.d/10.yaml": "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: [1]"},
+        "spec.kubelet.config of a NodeConfig must be a mapping",
+    ),
     "a duration that is no Go duration": (intent(syncFrequency="1 minute"), None, 'time: unknown unit " minute" in duration "1 minute"'),
 }
 
@@ -133,39 +182,68 @@ def test_a_whole_float_in_an_integer_field_is_what_the_kubelet_reads_and_a_fract
 
 
 def test_validate_kubelet_config_refuses_what_the_kubelet_cannot_decode():
-    errors = check_kubelet_config({"memoryManagerPolicy": "Static", "kubeReserved": {"memory": 1073741824},
-                                   "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]}, [0]).errors
+    errors = check_kubelet_config(
+        {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": 1073741824}, "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]}, [0]
+    ).errors
     assert any("json: cannot unmarshal number into Go struct field KubeletConfiguration.kubeReserved of type string" in error for error in errors), errors
 
 
 def test_the_type_table_covers_every_field_and_only_known_kinds():
     assert set(FIELD_TYPES) == KUBELET_CONFIGURATION_FIELDS and len(FIELD_TYPES) == 128
-    assert set(FIELD_TYPES.values()) <= {"string", "bool", "int32", "int64", "float64", "duration", "quantities", "[]string", "[]int32",
-                                         "map[string]string", "map[string]bool", "map[string][]string", "object", "[]object"}
+    assert set(FIELD_TYPES.values()) <= {
+        "string",
+        "bool",
+        "int32",
+        "int64",
+        "float64",
+        "duration",
+        "quantities",
+        "[]string",
+        "[]int32",
+        "map[string]string",
+        "map[string]bool",
+        "map[string][]string",
+        "object",
+        "[]object",
+    }
 
 
-@pytest.mark.parametrize("text, error", [
-    ("10s", None), ("1m30s", None), ("0", None), ("-1.5h", None), ("300ms", None), ("1\u00b5s", None),
-    ("1", 'time: missing unit in duration "1"'), ("", 'time: invalid duration ""'), ("abc", 'time: invalid duration "abc"'),
-    ("1x", 'time: unknown unit "x" in duration "1x"'), (".s", 'time: invalid duration ".s"'),
-])
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("10s", None),
+        ("1m30s", None),
+        ("0", None),
+        ("-1.5h", None),
+        ("300ms", None),
+        ("1\u00b5s", None),
+        ("1", 'time: missing unit in duration "1"'),
+        ("", 'time: invalid duration ""'),
+        ("abc", 'time: invalid duration "abc"'),
+        ("1x", 'time: unknown unit "x" in duration "1x"'),
+        (".s", 'time: invalid duration ".s"'),
+    ],
+)
 def test_durations_as_go_parses_them(text, error):
     assert go_duration_error(text) == error
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: kubelet_numa_plan([1], {}), "variables must be a mapping"),
-    (lambda: kubelet_numa_plan({}, []), "facts must be a mapping"),
-    (lambda: kubelet_numa_plan(None, None), "kubelet_numa_platform: None is not one of"),
-    (lambda: kubelet_numa_state_problems(None, []), "must be a plan's expected_state"),
-    (lambda: kubelet_numa_state_problems(5, {"policyName": "Static", "systemReserved": {}}), "5 (integer) must be the checkpoint file's text"),
-    (lambda: kubelet_numa_drift([], None), "the input must be a kubelet_numa_plan result, got [] (list)"),
-    (lambda: kubelet_numa_drift(None, None), "the input must be a kubelet_numa_plan result, got None"),
-    (lambda: kubelet_numa_rollout_problems(1, inventory=[], hosts=None), "inventory: [] must be the mapping"),
-    (lambda: kubelet_numa_rollout_problems(1, inventory={}, hosts="abc"), "hosts: 'abc' must be a list"),
-    (lambda: effective_kubelet_config({}, flags="--max-pods=3"), "must be a list of command-line words"),
-    (lambda: effective_kubelet_config([]), "main config: must be a KubeletConfiguration mapping"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: kubelet_numa_plan([1], {}), "variables must be a mapping"),
+        (lambda: kubelet_numa_plan({}, []), "facts must be a mapping"),
+        (lambda: kubelet_numa_plan(None, None), "kubelet_numa_platform: None is not one of"),
+        (lambda: kubelet_numa_state_problems(None, []), "must be a plan's expected_state"),
+        (lambda: kubelet_numa_state_problems(5, {"policyName": "Static", "systemReserved": {}}), "5 (integer) must be the checkpoint file's text"),
+        (lambda: kubelet_numa_drift([], None), "the input must be a kubelet_numa_plan result, got [] (list)"),
+        (lambda: kubelet_numa_drift(None, None), "the input must be a kubelet_numa_plan result, got None"),
+        (lambda: kubelet_numa_rollout_problems(1, inventory=[], hosts=None), "inventory: [] must be the mapping"),
+        (lambda: kubelet_numa_rollout_problems(1, inventory={}, hosts="abc"), "hosts: 'abc' must be a list"),
+        (lambda: effective_kubelet_config({}, flags="--max-pods=3"), "must be a list of command-line words"),
+        (lambda: effective_kubelet_config([]), "main config: must be a KubeletConfiguration mapping"),
+    ],
+)
 def test_filters_name_a_list_none_or_string_where_a_mapping_belongs(call, message):
     with pytest.raises(AnsibleFilterError) as raised:
         call()
@@ -175,6 +253,8 @@ def test_filters_name_a_list_none_or_string_where_a_mapping_belongs(call, messag
 def test_a_checkpoint_of_another_shape_is_one_problem_line():
     expected = {"policyName": "Static", "systemReserved": {"0": 1}}
     assert kubelet_numa_state_problems("[1]", expected) == [
-        "memory_manager_state is not a memory manager checkpoint (a JSON object with policyName and machineState)"]
+        "memory_manager_state is not a memory manager checkpoint (a JSON object with policyName and machineState)"
+    ]
     assert kubelet_numa_state_problems('{"policyName": "Static", "machineState": {"0": [1]}}', expected) == [
-        "memory_manager_state reserves {} bytes per NUMA node, the plan {'0': 1}"]
+        "memory_manager_state reserves {} bytes per NUMA node, the plan {'0': 1}"
+    ]

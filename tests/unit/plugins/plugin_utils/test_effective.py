@@ -50,15 +50,15 @@ def test_the_dropin_merge_drops_empty_lists_and_redefaults():
 
 
 def test_rke2_before_1_32_eviction_flag_replaces_the_map():
-    config = effective_kubelet_config(None, [], ["--eviction-hard=imagefs.available<5%,nodefs.available<5%",
-                                                 "--kube-reserved=memory=512Mi", "--system-reserved=memory=412Mi"])
+    config = effective_kubelet_config(
+        None, [], ["--eviction-hard=imagefs.available<5%,nodefs.available<5%", "--kube-reserved=memory=512Mi", "--system-reserved=memory=412Mi"]
+    )
     assert config["evictionHard"] == {"imagefs.available": "5%", "nodefs.available": "5%"}
     assert total(config) == "924Mi"
 
 
 def test_repeated_map_flags_accumulate():
-    config = effective_kubelet_config(dict(HEADER, **RESERVED), [], ["--eviction-hard=imagefs.available<5%",
-                                                                     "--eviction-hard", "memory.available<100Mi"])
+    config = effective_kubelet_config(dict(HEADER, **RESERVED), [], ["--eviction-hard=imagefs.available<5%", "--eviction-hard", "memory.available<100Mi"])
     assert config["evictionHard"] == {"imagefs.available": "5%", "memory.available": "100Mi"}
 
 
@@ -70,24 +70,30 @@ def test_a_kube_reserved_cpu_flag_drops_the_files_memory_reservation():
 
 
 def test_dropins_replace_lists_whole_and_null_deletes():
-    main = dict(HEADER, reservedMemory=[{"numaNode": 0, "limits": {"memory": "1Gi"}}, {"numaNode": 1, "limits": {"memory": "1Gi"}}],
-                kubeReserved={"cpu": "70m", "memory": "8362Mi", "ephemeral-storage": "1Gi"})
-    config = effective_kubelet_config(main, [{"reservedMemory": [{"numaNode": 0, "limits": {"memory": "2Gi"}}], "kubeReserved": {"memory": "8500Mi"}},
-                                             {"kubeReserved": {"cpu": None}}])
+    main = dict(
+        HEADER,
+        reservedMemory=[{"numaNode": 0, "limits": {"memory": "1Gi"}}, {"numaNode": 1, "limits": {"memory": "1Gi"}}],
+        kubeReserved={"cpu": "70m", "memory": "8362Mi", "ephemeral-storage": "1Gi"},
+    )
+    config = effective_kubelet_config(
+        main, [{"reservedMemory": [{"numaNode": 0, "limits": {"memory": "2Gi"}}], "kubeReserved": {"memory": "8500Mi"}}, {"kubeReserved": {"cpu": None}}]
+    )
     assert config["reservedMemory"] == [{"numaNode": 0, "limits": {"memory": "2Gi"}}]
     assert config["kubeReserved"] == {"memory": "8500Mi", "ephemeral-storage": "1Gi"}
 
 
 def test_scalar_and_reserved_memory_flags():
-    config = effective_kubelet_config(HEADER, [], ["--memory-manager-policy=Static", "--max-pods", "58",
-                                                   "--reserved-memory=0:memory=512Mi;1:memory=512Mi", "--reserved-memory=2:memory=1Gi"])
+    config = effective_kubelet_config(
+        HEADER, [], ["--memory-manager-policy=Static", "--max-pods", "58", "--reserved-memory=0:memory=512Mi;1:memory=512Mi", "--reserved-memory=2:memory=1Gi"]
+    )
     assert config["memoryManagerPolicy"] == "Static" and config["maxPods"] == 58
     assert [item["numaNode"] for item in config["reservedMemory"]] == [0, 1, 2]
 
 
 def test_layer_flags_and_unknown_flags_are_sorted_out():
-    parsed = parse_kubelet_flags(["--config=/var/lib/kubelet/config.yaml", "--config-dir", "/etc/kubernetes/kubelet.conf.d",
-                                  "--node-ip=10.0.0.1", "--kube-reserved=memory=1Gi"])
+    parsed = parse_kubelet_flags(
+        ["--config=/var/lib/kubelet/config.yaml", "--config-dir", "/etc/kubernetes/kubelet.conf.d", "--node-ip=10.0.0.1", "--kube-reserved=memory=1Gi"]
+    )
     assert (parsed.config, parsed.config_dir) == ("/var/lib/kubelet/config.yaml", "/etc/kubernetes/kubelet.conf.d")
     assert parsed.config_flags == ["--kube-reserved=memory=1Gi"]
     assert parsed.other_flags == ["--node-ip=10.0.0.1"]
@@ -99,14 +105,17 @@ def test_the_input_is_not_changed():
     assert main == dict(HEADER, kubeReserved={"memory": "1Gi"})
 
 
-@pytest.mark.parametrize(("flags", "message"), [
-    (["--max-pods=many"], 'invalid argument \'many\' for "--max-pods" flag'),
-    (["--kube-reserved=memory"], "malformed pair 'memory'"),
-    (["--reserved-memory=x:memory=1Gi"], "is not \"<numa id>:<type>=<quantity>[,...]\""),
-    (["--feature-gates=A=yes"], "is not a boolean"),
-    (["--kube-reserved"], "flag needs an argument: --kube-reserved"),
-    ("--kube-reserved=memory=1Gi", "must be a list of command-line words"),
-])
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--max-pods=many"], "invalid argument 'many' for \"--max-pods\" flag"),
+        (["--kube-reserved=memory"], "malformed pair 'memory'"),
+        (["--reserved-memory=x:memory=1Gi"], 'is not "<numa id>:<type>=<quantity>[,...]"'),
+        (["--feature-gates=A=yes"], "is not a boolean"),
+        (["--kube-reserved"], "flag needs an argument: --kube-reserved"),
+        ("--kube-reserved=memory=1Gi", "must be a list of command-line words"),
+    ],
+)
 def test_bad_flags_are_named(flags, message):
     with pytest.raises(KubeletConfigError, match=None) as raised:
         effective_kubelet_config(HEADER, [], flags)

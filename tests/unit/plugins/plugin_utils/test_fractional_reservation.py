@@ -36,26 +36,31 @@ def limits(result):
     return [(item["numaNode"], item["limits"]["memory"]) for item in result]
 
 
-@pytest.mark.parametrize("config, expected", [
-    # The reported case: 1536Mi + 512Mi + 100Mi = 2148Mi, accepted by a real kubelet as 1074Mi per node.
-    (static(kubeReserved={"memory": "1.5Gi"}, systemReserved={"memory": "0.5Gi"}, evictionHard={"memory.available": "100Mi"}),
-     [(0, "1074Mi"), (1, "1074Mi")]),
-    # 768Mi + 100Mi default eviction.
-    (static(kubeReserved={"memory": "0.75Gi"}), [(0, "434Mi"), (1, "434Mi")]),
-    # 1152Mi + 100Mi.
-    (static(kubeReserved={"memory": "1.125Gi"}), [(0, "626Mi"), (1, "626Mi")]),
-    # 2560Ki + 102400Ki = 104960Ki: 52480Ki each, not a whole number of Mi.
-    (static(kubeReserved={"memory": "2.5Mi"}), [(0, "52480Ki"), (1, "52480Ki")]),
-    # Decimal fractions stay int64Amounts on their own (3600000000 + 104857600 bytes) ...
-    (static(kubeReserved={"memory": "3.6G"}), [(0, "1852428800"), (1, "1852428800")]),
-    (static(kubeReserved={"memory": "0.3G"}), [(0, "202428800"), (1, "202428800")]),
-    # ... and become an inf.Dec once a binary fraction joins them: 3600000000 + 536870912 + 104857600 bytes.
-    (static(kubeReserved={"memory": "3.6G"}, systemReserved={"memory": "0.5Gi"}), [(0, "2120864256"), (1, "2120864256")]),
-    # 300000000 + 805306368 + 104857600 bytes.
-    (static(kubeReserved={"memory": "0.3G"}, systemReserved={"memory": "0.75Gi"}), [(0, "605081984"), (1, "605081984")]),
-    # Two fractions that are not whole bytes on their own but are together: 107374182.4 + 429496729.6 + 100Mi = 612Mi.
-    (static(kubeReserved={"memory": "0.1Gi"}, systemReserved={"memory": "0.4Gi"}), [(0, "306Mi"), (1, "306Mi")]),
-])
+@pytest.mark.parametrize(
+    "config, expected",
+    [
+        # The reported case: 1536Mi + 512Mi + 100Mi = 2148Mi, accepted by a real kubelet as 1074Mi per node.
+        (
+            static(kubeReserved={"memory": "1.5Gi"}, systemReserved={"memory": "0.5Gi"}, evictionHard={"memory.available": "100Mi"}),
+            [(0, "1074Mi"), (1, "1074Mi")],
+        ),
+        # 768Mi + 100Mi default eviction.
+        (static(kubeReserved={"memory": "0.75Gi"}), [(0, "434Mi"), (1, "434Mi")]),
+        # 1152Mi + 100Mi.
+        (static(kubeReserved={"memory": "1.125Gi"}), [(0, "626Mi"), (1, "626Mi")]),
+        # 2560Ki + 102400Ki = 104960Ki: 52480Ki each, not a whole number of Mi.
+        (static(kubeReserved={"memory": "2.5Mi"}), [(0, "52480Ki"), (1, "52480Ki")]),
+        # Decimal fractions stay int64Amounts on their own (3600000000 + 104857600 bytes) ...
+        (static(kubeReserved={"memory": "3.6G"}), [(0, "1852428800"), (1, "1852428800")]),
+        (static(kubeReserved={"memory": "0.3G"}), [(0, "202428800"), (1, "202428800")]),
+        # ... and become an inf.Dec once a binary fraction joins them: 3600000000 + 536870912 + 104857600 bytes.
+        (static(kubeReserved={"memory": "3.6G"}, systemReserved={"memory": "0.5Gi"}), [(0, "2120864256"), (1, "2120864256")]),
+        # 300000000 + 805306368 + 104857600 bytes.
+        (static(kubeReserved={"memory": "0.3G"}, systemReserved={"memory": "0.75Gi"}), [(0, "605081984"), (1, "605081984")]),
+        # Two fractions that are not whole bytes on their own but are together: 107374182.4 + 429496729.6 + 100Mi = 612Mi.
+        (static(kubeReserved={"memory": "0.1Gi"}, systemReserved={"memory": "0.4Gi"}), [(0, "306Mi"), (1, "306Mi")]),
+    ],
+)
 def test_fractional_reservations_whose_total_is_whole_bytes_are_split(config, expected):
     result = reserved_memory(config, [0, 1])
     assert limits(result) == expected
@@ -64,11 +69,14 @@ def test_fractional_reservations_whose_total_is_whole_bytes_are_split(config, ex
     assert check_kubelet_config(dict(config, reservedMemory=result), [0, 1]).errors == []
 
 
-@pytest.mark.parametrize("split, expected", [
-    ("first", [(0, "2148Mi")]),
-    ("proportional", [(0, "1611Mi"), (1, "537Mi")]),
-    ({0: "2Gi", 1: "100Mi"}, [(0, "2Gi"), (1, "100Mi")]),
-])
+@pytest.mark.parametrize(
+    "split, expected",
+    [
+        ("first", [(0, "2148Mi")]),
+        ("proportional", [(0, "1611Mi"), (1, "537Mi")]),
+        ({0: "2Gi", 1: "100Mi"}, [(0, "2Gi"), (1, "100Mi")]),
+    ],
+)
 def test_fractional_reservation_with_every_strategy(split, expected):
     config = static(kubeReserved={"memory": "1.5Gi"}, systemReserved={"memory": "0.5Gi"}, evictionHard={"memory.available": "100Mi"})
     nodes = [{"id": 0, "memory_bytes": 48 * GI}, {"id": 1, "memory_bytes": 16 * GI}]
@@ -84,23 +92,32 @@ def test_a_total_that_is_not_whole_bytes_is_refused():
     assert str(error.value) == (
         "the memory reservation kubeReserved.memory 107374182400m + evictionHard memory.available (kubelet default) 100Mi "
         "= 212231782400m is not a whole number of bytes, so no reservedMemory can match it exactly "
-        "(the kubelet converts every reservedMemory limit to an int64 number of bytes)")
+        "(the kubelet converts every reservedMemory limit to an int64 number of bytes)"
+    )
 
 
-@pytest.mark.parametrize("config, shown", [
-    # Kubernetes clamps 9Ei to the int64 maximum; the 100Mi default eviction then pushes the total past it.
-    (static(kubeReserved={"memory": "9Ei"}),
-     "kubeReserved.memory 9223372036854775807 + evictionHard memory.available (kubelet default) 100Mi = 9223372036959633407"),
-    (static(kubeReserved={"memory": "5Ei"}, systemReserved={"memory": "5Ei"}, evictionHard={"nodefs.available": "5%"}),
-     "systemReserved.memory 5Ei + kubeReserved.memory 5Ei = 10Ei"),
-])
+@pytest.mark.parametrize(
+    "config, shown",
+    [
+        # Kubernetes clamps 9Ei to the int64 maximum; the 100Mi default eviction then pushes the total past it.
+        (
+            static(kubeReserved={"memory": "9Ei"}),
+            "kubeReserved.memory 9223372036854775807 + evictionHard memory.available (kubelet default) 100Mi = 9223372036959633407",
+        ),
+        (
+            static(kubeReserved={"memory": "5Ei"}, systemReserved={"memory": "5Ei"}, evictionHard={"nodefs.available": "5%"}),
+            "systemReserved.memory 5Ei + kubeReserved.memory 5Ei = 10Ei",
+        ),
+    ],
+)
 def test_a_total_beyond_int64_is_refused_as_such(config, shown):
     with pytest.raises(KubeletConfigError) as error:
         reserved_memory(config, [0, 1])
     assert str(error.value) == (
         "the memory reservation %s exceeds the int64 maximum (9223372036854775807 bytes), so no reservedMemory can match it "
         "(the kubelet converts every reservedMemory limit to an int64 number of bytes; Kubernetes clamps a larger "
-        "binary quantity such as 9Ei to that maximum)" % shown)
+        "binary quantity such as 9Ei to that maximum)" % shown
+    )
     assert "whole number" not in str(error.value)
 
 
@@ -132,19 +149,25 @@ def fractional_reservations(draw):
     return decimal_text(kube) + kube_suffix, decimal_text(system) + system_suffix, total
 
 
-eviction_settings = st.sampled_from([
-    (None, 100 * MI),
-    ({"memory.available": "100Mi"}, 100 * MI),
-    ({"memory.available": "0.5Gi"}, GI // 2),
-    ({"memory.available": "1.5G"}, 1500 * 10**6),
-    ({"nodefs.available": "5%"}, 0),
-])
+eviction_settings = st.sampled_from(
+    [
+        (None, 100 * MI),
+        ({"memory.available": "100Mi"}, 100 * MI),
+        ({"memory.available": "0.5Gi"}, GI // 2),
+        ({"memory.available": "1.5G"}, 1500 * 10**6),
+        ({"nodefs.available": "5%"}, 0),
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(reservation=fractional_reservations(), eviction=eviction_settings, node_count=st.integers(min_value=1, max_value=8),
-       strategy=st.sampled_from(["even", "first", "proportional"]),
-       node_memory=st.lists(st.integers(min_value=1 << 45, max_value=1 << 48), min_size=8, max_size=8))
+@given(
+    reservation=fractional_reservations(),
+    eviction=eviction_settings,
+    node_count=st.integers(min_value=1, max_value=8),
+    strategy=st.sampled_from(["even", "first", "proportional"]),
+    node_memory=st.lists(st.integers(min_value=1 << 45, max_value=1 << 48), min_size=8, max_size=8),
+)
 def test_fractional_reservations_with_a_whole_total_validate(reservation, eviction, node_count, strategy, node_memory):
     kube, system, reserved_bytes = reservation
     eviction_hard, eviction_bytes = eviction
@@ -159,8 +182,12 @@ def test_fractional_reservations_with_a_whole_total_validate(reservation, evicti
 
 
 @settings(max_examples=200, deadline=None)
-@given(mantissa=st.integers(min_value=1, max_value=10**5), places=st.integers(min_value=1, max_value=4),
-       unit=st.sampled_from(UNITS), node_count=st.integers(min_value=1, max_value=4))
+@given(
+    mantissa=st.integers(min_value=1, max_value=10**5),
+    places=st.integers(min_value=1, max_value=4),
+    unit=st.sampled_from(UNITS),
+    node_count=st.integers(min_value=1, max_value=4),
+)
 def test_a_fraction_of_a_byte_is_always_refused(mantissa, places, unit, node_count):
     suffix, size = unit
     kube = Fraction(mantissa, 10**places)

@@ -162,17 +162,25 @@ def test_user_values_are_kept():
         kubeReserved={"memory": "512Mi"},
         authentication={"x509": {"clientCAFile": "/ca.crt"}, "webhook": {"enabled": False, "cacheTTL": "1m"}},
         authorization={"mode": "AlwaysAllow"},
-        logging={"format": "json", "flushFrequency": 2000000000, "verbosity": 4,
-                 "options": {"json": {"infoBufferSize": "1Mi"}}},
+        logging={"format": "json", "flushFrequency": 2000000000, "verbosity": 4, "options": {"json": {"infoBufferSize": "1Mi"}}},
         crashLoopBackOff={"maxContainerRestartPeriod": "1m"},
         imagePullCredentialsVerificationPolicy="AlwaysVerify",
         evictionHard={"memory.available": "500Mi"},
         featureGates={"MemoryQoS": True},
     )
     result = apply_defaults(config)
-    for field in ("maxPods", "syncFrequency", "nodeStatusUpdateFrequency", "memoryManagerPolicy", "reservedMemory",
-                  "kubeReserved", "crashLoopBackOff", "imagePullCredentialsVerificationPolicy", "evictionHard",
-                  "featureGates"):
+    for field in (
+        "maxPods",
+        "syncFrequency",
+        "nodeStatusUpdateFrequency",
+        "memoryManagerPolicy",
+        "reservedMemory",
+        "kubeReserved",
+        "crashLoopBackOff",
+        "imagePullCredentialsVerificationPolicy",
+        "evictionHard",
+        "featureGates",
+    ):
         assert result[field] == config[field]
     assert result["nodeStatusReportFrequency"] == "1m"  # follows an explicit update frequency
     assert result["authentication"] == {
@@ -185,15 +193,21 @@ def test_user_values_are_kept():
         "webhook": {"cacheAuthorizedTTL": "5m0s", "cacheUnauthorizedTTL": "30s"},
     }
     assert result["logging"] == {
-        "format": "json", "flushFrequency": 2000000000, "verbosity": 4,
+        "format": "json",
+        "flushFrequency": 2000000000,
+        "verbosity": 4,
         "options": {"json": {"infoBufferSize": "1Mi"}, "text": {"infoBufferSize": "0"}},
     }
 
 
 def test_input_is_not_mutated_and_result_shares_nothing():
     config = main(
-        authentication={"webhook": {}}, logging={"options": {}}, evictionHard={"memory.available": "1Gi"},
-        mergeDefaultEvictionSettings=True, crashLoopBackOff={}, enforceNodeAllocatable=["pods", "kube-reserved"],
+        authentication={"webhook": {}},
+        logging={"options": {}},
+        evictionHard={"memory.available": "1Gi"},
+        mergeDefaultEvictionSettings=True,
+        crashLoopBackOff={},
+        enforceNodeAllocatable=["pods", "kube-reserved"],
     )
     before = copy.deepcopy(config)
     result = apply_defaults(config)
@@ -210,6 +224,7 @@ def test_input_is_not_mutated_and_result_shares_nothing():
 
 
 # --- evictionHard and mergeDefaultEvictionSettings (server.go loadConfigFile)
+
 
 def test_partial_eviction_hard_is_not_filled():
     result = apply_defaults(main(evictionHard={"nodefs.available": "7%"}))
@@ -256,88 +271,112 @@ def test_merge_default_eviction_settings_alone():
     before = copy.deepcopy(config)
     result = merge_default_eviction_settings(config)
     assert config == before
-    assert result == main(mergeDefaultEvictionSettings=True, evictionHard={
-        "memory.available": "200Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%",
-        "imagefs.available": "15%", "imagefs.inodesFree": "5%"})
+    assert result == main(
+        mergeDefaultEvictionSettings=True,
+        evictionHard={
+            "memory.available": "200Mi",
+            "nodefs.available": "10%",
+            "nodefs.inodesFree": "5%",
+            "imagefs.available": "15%",
+            "imagefs.inodesFree": "5%",
+        },
+    )
     assert merge_default_eviction_settings({}) == {"evictionHard": EVICTION_DEFAULTS}
     assert merge_default_eviction_settings({"evictionHard": {"a": "1"}}) == {"evictionHard": {"a": "1"}}
-    assert merge_default_eviction_settings(
-        {"evictionHard": {"a": "1"}, "mergeDefaultEvictionSettings": False}) == {
-        "evictionHard": {"a": "1"}, "mergeDefaultEvictionSettings": False}
+    assert merge_default_eviction_settings({"evictionHard": {"a": "1"}, "mergeDefaultEvictionSettings": False}) == {
+        "evictionHard": {"a": "1"},
+        "mergeDefaultEvictionSettings": False,
+    }
 
 
 # --- Go zero-value rules
 
-@pytest.mark.parametrize("field, zero", [
-    # pointer fields: only nil is defaulted, so a written zero stays
-    ("eventRecordQPS", 0),
-    ("registryPullQPS", 0),
-    ("kubeAPIQPS", 0),
-    ("healthzPort", 0),
-    ("oomScoreAdj", 0),
-    ("imageGCHighThresholdPercent", 0),
-    ("imageGCLowThresholdPercent", 0),
-    ("nodeStatusMaxImages", 0),
-    ("containerLogMaxFiles", 0),
-    ("containerLogMaxWorkers", 0),
-    ("iptablesMasqueradeBit", 0),
-    ("memoryThrottlingFactor", 0.0),
-    ("enableServer", False),
-    ("failSwapOn", False),
-    ("failCgroupV1", False),
-    ("cgroupsPerQOS", False),
-    ("registerNode", False),
-    ("resolvConf", ""),
-    ("cpuCFSQuotaPeriod", "0s"),
-    ("containerLogMonitorInterval", "0s"),
-    ("enforceNodeAllocatable", []),
-    ("podPidsLimit", 0),
-])
+
+@pytest.mark.parametrize(
+    "field, zero",
+    [
+        # pointer fields: only nil is defaulted, so a written zero stays
+        ("eventRecordQPS", 0),
+        ("registryPullQPS", 0),
+        ("kubeAPIQPS", 0),
+        ("healthzPort", 0),
+        ("oomScoreAdj", 0),
+        ("imageGCHighThresholdPercent", 0),
+        ("imageGCLowThresholdPercent", 0),
+        ("nodeStatusMaxImages", 0),
+        ("containerLogMaxFiles", 0),
+        ("containerLogMaxWorkers", 0),
+        ("iptablesMasqueradeBit", 0),
+        ("memoryThrottlingFactor", 0.0),
+        ("enableServer", False),
+        ("failSwapOn", False),
+        ("failCgroupV1", False),
+        ("cgroupsPerQOS", False),
+        ("registerNode", False),
+        ("resolvConf", ""),
+        ("cpuCFSQuotaPeriod", "0s"),
+        ("containerLogMonitorInterval", "0s"),
+        ("enforceNodeAllocatable", []),
+        ("podPidsLimit", 0),
+    ],
+)
 def test_pointer_zero_is_kept(field, zero):
     assert apply_defaults(main(**{field: zero}))[field] == zero
 
 
-@pytest.mark.parametrize("field, zero, default", [
-    # plain fields: `if obj.X == 0` / `== ""` / `== zeroDuration` replaces the zero value
-    ("maxPods", 0, 110),
-    ("registryBurst", 0, 10),
-    ("eventBurst", 0, 100),
-    ("kubeAPIBurst", 0, 100),
-    ("port", 0, 10250),
-    ("nodeLeaseDurationSeconds", 0, 40),
-    ("maxOpenFiles", 0, 1000000),
-    ("address", "", "0.0.0.0"),
-    ("cgroupDriver", "", "cgroupfs"),
-    ("memoryManagerPolicy", "", "None"),
-    ("containerRuntimeEndpoint", "", "unix:///run/containerd/containerd.sock"),
-    ("syncFrequency", "0s", "1m0s"),
-    ("syncFrequency", "0", "1m0s"),
-    ("syncFrequency", "-0h0m0s", "1m0s"),
-    ("httpCheckFrequency", "0ms", "20s"),
-    ("volumeStatsAggPeriod", "0.0s", "1m0s"),
-])
+@pytest.mark.parametrize(
+    "field, zero, default",
+    [
+        # plain fields: `if obj.X == 0` / `== ""` / `== zeroDuration` replaces the zero value
+        ("maxPods", 0, 110),
+        ("registryBurst", 0, 10),
+        ("eventBurst", 0, 100),
+        ("kubeAPIBurst", 0, 100),
+        ("port", 0, 10250),
+        ("nodeLeaseDurationSeconds", 0, 40),
+        ("maxOpenFiles", 0, 1000000),
+        ("address", "", "0.0.0.0"),
+        ("cgroupDriver", "", "cgroupfs"),
+        ("memoryManagerPolicy", "", "None"),
+        ("containerRuntimeEndpoint", "", "unix:///run/containerd/containerd.sock"),
+        ("syncFrequency", "0s", "1m0s"),
+        ("syncFrequency", "0", "1m0s"),
+        ("syncFrequency", "-0h0m0s", "1m0s"),
+        ("httpCheckFrequency", "0ms", "20s"),
+        ("volumeStatsAggPeriod", "0.0s", "1m0s"),
+    ],
+)
 def test_plain_zero_is_defaulted(field, zero, default):
     assert apply_defaults(main(**{field: zero}))[field] == default
 
 
-@pytest.mark.parametrize("field, default", [
-    ("eventRecordQPS", 50), ("enableServer", True), ("maxPods", 110), ("address", "0.0.0.0"),
-    ("enforceNodeAllocatable", ["pods"]), ("resolvConf", "/etc/resolv.conf"), ("mergeDefaultEvictionSettings", False),
-])
+@pytest.mark.parametrize(
+    "field, default",
+    [
+        ("eventRecordQPS", 50),
+        ("enableServer", True),
+        ("maxPods", 110),
+        ("address", "0.0.0.0"),
+        ("enforceNodeAllocatable", ["pods"]),
+        ("resolvConf", "/etc/resolv.conf"),
+        ("mergeDefaultEvictionSettings", False),
+    ],
+)
 def test_null_is_defaulted(field, default):
     assert apply_defaults(main(**{field: None}))[field] == default
 
 
 def test_nested_zero_values():
-    result = apply_defaults(main(
-        authentication={"anonymous": {"enabled": False}, "webhook": {"enabled": False, "cacheTTL": "0s"}},
-        authorization={"mode": "", "webhook": {"cacheAuthorizedTTL": "0s", "cacheUnauthorizedTTL": "1s"}},
-        logging={"format": "", "flushFrequency": 0, "options": {"text": {"infoBufferSize": "0"}}},
-        crashLoopBackOff={"maxContainerRestartPeriod": "0s"},
-    ))
+    result = apply_defaults(
+        main(
+            authentication={"anonymous": {"enabled": False}, "webhook": {"enabled": False, "cacheTTL": "0s"}},
+            authorization={"mode": "", "webhook": {"cacheAuthorizedTTL": "0s", "cacheUnauthorizedTTL": "1s"}},
+            logging={"format": "", "flushFrequency": 0, "options": {"text": {"infoBufferSize": "0"}}},
+            crashLoopBackOff={"maxContainerRestartPeriod": "0s"},
+        )
+    )
     assert result["authentication"] == {"anonymous": {"enabled": False}, "webhook": {"enabled": False, "cacheTTL": "2m0s"}}
-    assert result["authorization"] == {"mode": "Webhook",
-                                       "webhook": {"cacheAuthorizedTTL": "5m0s", "cacheUnauthorizedTTL": "1s"}}
+    assert result["authorization"] == {"mode": "Webhook", "webhook": {"cacheAuthorizedTTL": "5m0s", "cacheUnauthorizedTTL": "1s"}}
     assert result["logging"] == FULL_DEFAULTS["logging"]
     assert result["crashLoopBackOff"] == {"maxContainerRestartPeriod": "0s"}  # a pointer: kept
 
@@ -365,6 +404,7 @@ def test_node_status_report_frequency_follows_update_frequency():
 
 # --- feature-gated defaults (v1.36: KubeletCrashLoopBackOffMax and KubeletEnsureSecretPulledImages beta, on)
 
+
 def test_gate_off_leaves_crash_loop_back_off_unset():
     result = apply_defaults(main(featureGates={"KubeletCrashLoopBackOffMax": False}))
     assert "crashLoopBackOff" not in result
@@ -391,19 +431,23 @@ def test_all_beta_false_turns_both_off_unless_set_explicitly():
 
 # --- bad input that Go's decoding refuses
 
-@pytest.mark.parametrize("config, text", [
-    (main(syncFrequency=None), 'syncFrequency: time: invalid duration ""'),
-    (main(syncFrequency=60), "syncFrequency: a duration must be a string"),
-    (main(syncFrequency="1x"), 'syncFrequency: time: unknown unit "x" in duration "1x"'),
-    (main(syncFrequency="10"), 'syncFrequency: time: missing unit in duration "10"'),
-    (main(maxPods="110"), "maxPods: must be an integer"),
-    (main(maxPods=True), "maxPods: must be an integer"),
-    (main(podPidsLimit=1.5), "podPidsLimit: must be an integer"),
-    (main(featureGates={"AllBeta": "false"}), "featureGates.AllBeta: must be true or false"),
-    (main(authentication="none"), "authentication: must be a mapping"),
-    (main(evictionHard=["memory.available<100Mi"]), "evictionHard: must be a mapping"),
-    (main(mergeDefaultEvictionSettings="yes", evictionHard={}), "mergeDefaultEvictionSettings: must be true or false"),
-])
+
+@pytest.mark.parametrize(
+    "config, text",
+    [
+        (main(syncFrequency=None), 'syncFrequency: time: invalid duration ""'),
+        (main(syncFrequency=60), "syncFrequency: a duration must be a string"),
+        (main(syncFrequency="1x"), 'syncFrequency: time: unknown unit "x" in duration "1x"'),
+        (main(syncFrequency="10"), 'syncFrequency: time: missing unit in duration "10"'),
+        (main(maxPods="110"), "maxPods: must be an integer"),
+        (main(maxPods=True), "maxPods: must be an integer"),
+        (main(podPidsLimit=1.5), "podPidsLimit: must be an integer"),
+        (main(featureGates={"AllBeta": "false"}), "featureGates.AllBeta: must be true or false"),
+        (main(authentication="none"), "authentication: must be a mapping"),
+        (main(evictionHard=["memory.available<100Mi"]), "evictionHard: must be a mapping"),
+        (main(mergeDefaultEvictionSettings="yes", evictionHard={}), "mergeDefaultEvictionSettings: must be true or false"),
+    ],
+)
 def test_bad_input_is_named(config, text):
     with pytest.raises(KubeletConfigError) as info:
         apply_defaults(config)
@@ -419,21 +463,52 @@ def test_not_a_mapping():
 
 # --- Go durations
 
-@pytest.mark.parametrize("nanoseconds, text", [
-    (0, "0s"), (1, "1ns"), (1500, "1.5\u00b5s"), (100 * 10 ** 6, "100ms"), (1100 * 10 ** 3, "1.1ms"),
-    (10 ** 9, "1s"), (1500 * 10 ** 6, "1.5s"), (20 * 10 ** 9, "20s"), (60 * 10 ** 9, "1m0s"), (120 * 10 ** 9, "2m0s"),
-    (300 * 10 ** 9, "5m0s"), (3600 * 10 ** 9, "1h0m0s"), (4 * 3600 * 10 ** 9, "4h0m0s"), (-90 * 10 ** 9, "-1m30s"),
-    ((1 << 63) - 1, "2562047h47m16.854775807s"),
-])
+
+@pytest.mark.parametrize(
+    "nanoseconds, text",
+    [
+        (0, "0s"),
+        (1, "1ns"),
+        (1500, "1.5\u00b5s"),
+        (100 * 10**6, "100ms"),
+        (1100 * 10**3, "1.1ms"),
+        (10**9, "1s"),
+        (1500 * 10**6, "1.5s"),
+        (20 * 10**9, "20s"),
+        (60 * 10**9, "1m0s"),
+        (120 * 10**9, "2m0s"),
+        (300 * 10**9, "5m0s"),
+        (3600 * 10**9, "1h0m0s"),
+        (4 * 3600 * 10**9, "4h0m0s"),
+        (-90 * 10**9, "-1m30s"),
+        ((1 << 63) - 1, "2562047h47m16.854775807s"),
+    ],
+)
 def test_go_duration_string(nanoseconds, text):
     assert go_duration_string(nanoseconds) == text
 
 
-@pytest.mark.parametrize("text, nanoseconds", [
-    ("0", 0), ("-0", 0), ("+0", 0), ("0s", 0), ("1m", 60 * 10 ** 9), ("1h30m", 5400 * 10 ** 9), ("1.5s", 1500 * 10 ** 6),
-    (".5s", 500 * 10 ** 6), ("1.s", 10 ** 9), ("100ms", 10 ** 8), ("3us", 3000), ("3\u00b5s", 3000), ("3\u03bcs", 3000),
-    ("-1m30s", -90 * 10 ** 9), ("1.0000000001s", 10 ** 9), ("2562047h47m16.854775807s", (1 << 63) - 1),
-])
+@pytest.mark.parametrize(
+    "text, nanoseconds",
+    [
+        ("0", 0),
+        ("-0", 0),
+        ("+0", 0),
+        ("0s", 0),
+        ("1m", 60 * 10**9),
+        ("1h30m", 5400 * 10**9),
+        ("1.5s", 1500 * 10**6),
+        (".5s", 500 * 10**6),
+        ("1.s", 10**9),
+        ("100ms", 10**8),
+        ("3us", 3000),
+        ("3\u00b5s", 3000),
+        ("3\u03bcs", 3000),
+        ("-1m30s", -90 * 10**9),
+        ("1.0000000001s", 10**9),
+        ("2562047h47m16.854775807s", (1 << 63) - 1),
+    ],
+)
 def test_parse_go_duration(text, nanoseconds):
     assert parse_go_duration(text, "f") == nanoseconds
 
@@ -450,19 +525,22 @@ def test_duration_string_parses_back(nanoseconds):
     assert parse_go_duration(go_duration_string(nanoseconds), "f") == nanoseconds
 
 
-_FIELD_VALUES = st.fixed_dictionaries({}, optional={
-    "maxPods": st.sampled_from([0, 1, 110, 250, None]),
-    "eventRecordQPS": st.sampled_from([0, 5, None]),
-    "syncFrequency": st.sampled_from(["0s", "30s", "1m", "0"]),
-    "nodeStatusUpdateFrequency": st.sampled_from(["0s", "20s"]),
-    "podPidsLimit": st.sampled_from([-7, -1, 0, 4096, None]),
-    "maxParallelImagePulls": st.sampled_from([None, 1, 3]),
-    "evictionHard": st.sampled_from([None, {}, {"memory.available": "1Gi"}]),
-    "mergeDefaultEvictionSettings": st.sampled_from([None, True, False]),
-    "featureGates": st.sampled_from([{}, {"AllBeta": False}, {"KubeletCrashLoopBackOffMax": False}]),
-    "authentication": st.sampled_from([None, {}, {"webhook": {"enabled": False}}]),
-    "logging": st.sampled_from([None, {"format": "json"}, {"flushFrequency": 0}]),
-})
+_FIELD_VALUES = st.fixed_dictionaries(
+    {},
+    optional={
+        "maxPods": st.sampled_from([0, 1, 110, 250, None]),
+        "eventRecordQPS": st.sampled_from([0, 5, None]),
+        "syncFrequency": st.sampled_from(["0s", "30s", "1m", "0"]),
+        "nodeStatusUpdateFrequency": st.sampled_from(["0s", "20s"]),
+        "podPidsLimit": st.sampled_from([-7, -1, 0, 4096, None]),
+        "maxParallelImagePulls": st.sampled_from([None, 1, 3]),
+        "evictionHard": st.sampled_from([None, {}, {"memory.available": "1Gi"}]),
+        "mergeDefaultEvictionSettings": st.sampled_from([None, True, False]),
+        "featureGates": st.sampled_from([{}, {"AllBeta": False}, {"KubeletCrashLoopBackOffMax": False}]),
+        "authentication": st.sampled_from([None, {}, {"webhook": {"enabled": False}}]),
+        "logging": st.sampled_from([None, {"format": "json"}, {"flushFrequency": 0}]),
+    },
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -474,7 +552,12 @@ def test_defaulting_is_idempotent_and_stays_in_the_field_list(config):
 
 
 def test_source_names_repository_files_and_commits():
-    for part in ("kubernetes/kubernetes", "pkg/kubelet/apis/config/v1beta1/defaults.go", "cmd/kubelet/app/server.go",
-                 "pkg/kubelet/eviction/defaults_linux.go", "001332b0422071acf4860769f18e34b5e9b7c1bc",
-                 "8a4d98ac2f6dfd69fc5649b7bb23de0add56be56"):
+    for part in (
+        "kubernetes/kubernetes",
+        "pkg/kubelet/apis/config/v1beta1/defaults.go",
+        "cmd/kubelet/app/server.go",
+        "pkg/kubelet/eviction/defaults_linux.go",
+        "001332b0422071acf4860769f18e34b5e9b7c1bc",
+        "8a4d98ac2f6dfd69fc5649b7bb23de0add56be56",
+    ):
         assert part in KUBELET_DEFAULTS_SOURCE

@@ -19,23 +19,44 @@ def test_field_count():
     assert isinstance(KUBELET_CONFIGURATION_FIELDS, frozenset)
 
 
-@pytest.mark.parametrize("field", [
-    "apiVersion", "kind", "reservedMemory", "memoryManagerPolicy", "evictionHard", "mergeDefaultEvictionSettings",
-    "kubeReserved", "systemReserved", "reservedSystemCPUs", "topologyManagerPolicyOptions", "cpuManagerPolicyOptions",
-    "resolvConf", "memoryReservationPolicy", "tlsCurvePreferences", "containerRuntimeEndpoint", "userNamespaces",
-])
+@pytest.mark.parametrize(
+    "field",
+    [
+        "apiVersion",
+        "kind",
+        "reservedMemory",
+        "memoryManagerPolicy",
+        "evictionHard",
+        "mergeDefaultEvictionSettings",
+        "kubeReserved",
+        "systemReserved",
+        "reservedSystemCPUs",
+        "topologyManagerPolicyOptions",
+        "cpuManagerPolicyOptions",
+        "resolvConf",
+        "memoryReservationPolicy",
+        "tlsCurvePreferences",
+        "containerRuntimeEndpoint",
+        "userNamespaces",
+    ],
+)
 def test_present(field):
     assert field in KUBELET_CONFIGURATION_FIELDS
 
 
-@pytest.mark.parametrize("name", [
-    "reservedMemroy",      # the misspelling the kubelet silently ignores (docs/kubelet-facts.md section 1)
-    "ReservedMemory",      # the Go field name, not the json tag
-    "resolverConfig",      # Go field ResolverConfig, json tag resolvConf
-    "numaNode", "limits",  # MemoryReservation's fields, not top-level
-    "swapBehavior",        # MemorySwapConfiguration's field
-    "TypeMeta", "metadata",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "reservedMemroy",  # the misspelling the kubelet silently ignores (docs/kubelet-facts.md section 1)
+        "ReservedMemory",  # the Go field name, not the json tag
+        "resolverConfig",  # Go field ResolverConfig, json tag resolvConf
+        "numaNode",
+        "limits",  # MemoryReservation's fields, not top-level
+        "swapBehavior",  # MemorySwapConfiguration's field
+        "TypeMeta",
+        "metadata",
+    ],
+)
 def test_absent(name):
     assert name not in KUBELET_CONFIGURATION_FIELDS
 
@@ -51,17 +72,20 @@ def test_config_file_only_field_has_no_flag():
     assert "mergeDefaultEvictionSettings" not in FLAG_FORMS
 
 
-@pytest.mark.parametrize("field, form", [
-    ("reservedMemory", ("reserved-memory", "reserved_memory")),
-    ("evictionHard", ("eviction-hard", "map_comma_lt")),
-    ("evictionSoft", ("eviction-soft", "map_comma_lt")),
-    ("evictionSoftGracePeriod", ("eviction-soft-grace-period", "map_comma_equals")),
-    ("kubeReserved", ("kube-reserved", "map_comma_equals")),
-    ("reservedSystemCPUs", ("reserved-cpus", "scalar")),
-    ("cpuManagerPolicyOptions", ("cpu-manager-policy-options", "map_repeat_equals")),
-    ("topologyManagerPolicyOptions", ("topology-manager-policy-options", "map_repeat_equals")),
-    ("featureGates", ("feature-gates", "feature_gates")),
-    ("enforceNodeAllocatable", ("enforce-node-allocatable", "list_comma")),
-])
+@pytest.mark.parametrize(
+    "field, form",
+    [
+        ("reservedMemory", ("reserved-memory", "reserved_memory")),
+        ("evictionHard", ("eviction-hard", "map_comma_lt")),
+        ("evictionSoft", ("eviction-soft", "map_comma_lt")),
+        ("evictionSoftGracePeriod", ("eviction-soft-grace-period", "map_comma_equals")),
+        ("kubeReserved", ("kube-reserved", "map_comma_equals")),
+        ("reservedSystemCPUs", ("reserved-cpus", "scalar")),
+        ("cpuManagerPolicyOptions", ("cpu-manager-policy-options", "map_repeat_equals")),
+        ("topologyManagerPolicyOptions", ("topology-manager-policy-options", "map_repeat_equals")),
+        ("featureGates", ("feature-gates", "feature_gates")),
+        ("enforceNodeAllocatable", ("enforce-node-allocatable", "list_comma")),
+    ],
+)
 def test_flag_form(field, form):
     assert FLAG_FORMS[field] == form

@@ -46,8 +46,7 @@ def test_a_node_with_nothing_in_place_gets_everything():
     decided = role_writes(result, {}, {}, True, False, render)
     # The guard of a running kubelet is seeded with the inputs it started with; a reset's start makes the marker itself.
     assert decided["guard"]["seed_started"] is True and decided["guard"]["reset_marker"] is False
-    assert decided["directories"] == ["/etc/kubernetes/kubelet.conf.d", "/etc/systemd/system/kubelet.service.d", "/etc/numa-kubelet",
-                                      "/var/lib/numa-kubelet"]
+    assert decided["directories"] == ["/etc/kubernetes/kubelet.conf.d", "/etc/systemd/system/kubelet.service.d", "/etc/numa-kubelet", "/var/lib/numa-kubelet"]
     assert [write["path"] for write in decided["writes"]] == [DROPIN, EXTRA_ARGS, GUARD["dropin"], GUARD["inputs"], GUARD["started"]]
     assert decided["pending_directories"] == decided["directories"]
     assert decided["pending_writes"] == [write["path"] for write in decided["writes"]]
@@ -60,16 +59,29 @@ def test_each_file_is_rendered_from_its_template_with_what_the_role_gives_it():
     result = kubeadm_plan()
     writes = {write["path"]: write for write in role_writes(result, {}, {}, True, False, render)["writes"]}
     dropin_entry = next(entry for entry in result["files"] if entry["path"] == DROPIN)
-    assert writes[DROPIN] == {"path": DROPIN, "mode": dropin_entry["mode"],
-                              "content": render("kubeadm.j2", {"kubelet_numa_plan": result, "item": dropin_entry})}
+    assert writes[DROPIN] == {
+        "path": DROPIN,
+        "mode": dropin_entry["mode"],
+        "content": render("kubeadm.j2", {"kubelet_numa_plan": result, "item": dropin_entry}),
+    }
     # A file the plan gives as text is written as it is.
     assert writes[EXTRA_ARGS]["content"] == 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubernetes/kubelet.conf.d"\n'
-    assert writes[GUARD["dropin"]] == {"path": "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf", "mode": "0644",
-                                       "content": render("reboot-reset.conf.j2", {"kubelet_numa_plan": result, "guard": GUARD})}
-    assert writes[GUARD["inputs"]] == {"path": "/etc/numa-kubelet/kubelet.service.manager-inputs", "mode": "0644",
-                                       "content": render("manager-inputs.j2", {"digest": result["manager_inputs"]["planned"]})}
-    assert writes[GUARD["started"]] == {"path": "/var/lib/numa-kubelet/kubelet.service.started-inputs", "mode": "0644", "only_if_absent": True,
-                                        "content": render("manager-inputs.j2", {"digest": result["manager_inputs"]["current"]})}
+    assert writes[GUARD["dropin"]] == {
+        "path": "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf",
+        "mode": "0644",
+        "content": render("reboot-reset.conf.j2", {"kubelet_numa_plan": result, "guard": GUARD}),
+    }
+    assert writes[GUARD["inputs"]] == {
+        "path": "/etc/numa-kubelet/kubelet.service.manager-inputs",
+        "mode": "0644",
+        "content": render("manager-inputs.j2", {"digest": result["manager_inputs"]["planned"]}),
+    }
+    assert writes[GUARD["started"]] == {
+        "path": "/var/lib/numa-kubelet/kubelet.service.started-inputs",
+        "mode": "0644",
+        "only_if_absent": True,
+        "content": render("manager-inputs.j2", {"digest": result["manager_inputs"]["current"]}),
+    }
 
 
 def test_a_converged_node_has_nothing_pending_unless_the_plan_restarts():
@@ -87,13 +99,16 @@ def test_a_converged_node_has_nothing_pending_unless_the_plan_restarts():
         assert (decided["pending_writes"], decided["pending"]) == ([], True), restart
 
 
-@pytest.mark.parametrize("change, pending_path", [
-    (lambda files, attributes: files.update({DROPIN: files[DROPIN] + "# edited by hand\n"}), DROPIN),
-    (lambda files, attributes: attributes[DROPIN].update(mode="0600"), DROPIN),
-    (lambda files, attributes: attributes[GUARD["inputs"]].update(owner="kubelet"), GUARD["inputs"]),
-    (lambda files, attributes: attributes[GUARD["dropin"]].update(group="adm"), GUARD["dropin"]),
-    (lambda files, attributes: [files.pop(EXTRA_ARGS), attributes.pop(EXTRA_ARGS)], EXTRA_ARGS),
-])
+@pytest.mark.parametrize(
+    "change, pending_path",
+    [
+        (lambda files, attributes: files.update({DROPIN: files[DROPIN] + "# edited by hand\n"}), DROPIN),
+        (lambda files, attributes: attributes[DROPIN].update(mode="0600"), DROPIN),
+        (lambda files, attributes: attributes[GUARD["inputs"]].update(owner="kubelet"), GUARD["inputs"]),
+        (lambda files, attributes: attributes[GUARD["dropin"]].update(group="adm"), GUARD["dropin"]),
+        (lambda files, attributes: [files.pop(EXTRA_ARGS), attributes.pop(EXTRA_ARGS)], EXTRA_ARGS),
+    ],
+)
 def test_a_file_differing_in_text_mode_owner_or_group_or_missing_is_pending(change, pending_path):
     result = kubeadm_plan()
     files, attributes = converged(result)
@@ -133,14 +148,17 @@ def test_no_started_copy_for_a_kubelet_whose_inputs_cannot_be_read():
     assert GUARD["started"] not in [write["path"] for write in decided["writes"]]
 
 
-@pytest.mark.parametrize("reboot_reset, restart, check_mode, marker", [
-    (True, "none", False, True),
-    (True, "restart", False, True),
-    (True, "reset", False, False),  # the reset's start runs the drop-in, which makes the marker
-    (True, "reset", True, True),  # check mode restarts nothing, so it shows the marker as a write
-    (False, "none", False, False),
-    (False, "reset", True, False),
-])
+@pytest.mark.parametrize(
+    "reboot_reset, restart, check_mode, marker",
+    [
+        (True, "none", False, True),
+        (True, "restart", False, True),
+        (True, "reset", False, False),  # the reset's start runs the drop-in, which makes the marker
+        (True, "reset", True, True),  # check mode restarts nothing, so it shows the marker as a write
+        (False, "none", False, False),
+        (False, "reset", True, False),
+    ],
+)
 def test_the_reset_marker_is_written_with_the_boot_time_reset_only_where_no_start_makes_it(reboot_reset, restart, check_mode, marker):
     result = kubeadm_plan()
     result["restart"] = restart
@@ -148,8 +166,7 @@ def test_the_reset_marker_is_written_with_the_boot_time_reset_only_where_no_star
     assert decided["guard"]["reset_marker"] is marker
     assert ("/run/numa-kubelet" in decided["directories"]) is marker
     marker_writes = [write for write in decided["writes"] if write["path"] == GUARD["marker"]]
-    assert marker_writes == ([{"path": "/run/numa-kubelet/kubelet.service.reset", "mode": "0644", "content": "", "only_if_absent": True}]
-                             if marker else [])
+    assert marker_writes == ([{"path": "/run/numa-kubelet/kubelet.service.reset", "mode": "0644", "content": "", "only_if_absent": True}] if marker else [])
     # A marker already there (this boot's) is left alone.
     files, attributes = {}, {GUARD["marker"]: dict(ROOT_FILE)}
     assert role_writes(result, files, attributes, reboot_reset, check_mode, render)["guard"]["reset_marker"] is False
@@ -161,18 +178,27 @@ def test_the_guard_is_the_units_own():
     decided = role_writes(result, {}, {}, True, False, render)
     assert decided["guard"]["directories"][0] == "/etc/systemd/system/rke2-agent.service.d"
     assert [write["path"] for write in decided["guard"]["writes"]][:2] == [
-        "/etc/systemd/system/rke2-agent.service.d/90-numa-kubelet-reboot-reset.conf", "/etc/numa-kubelet/rke2-agent.service.manager-inputs"]
+        "/etc/systemd/system/rke2-agent.service.d/90-numa-kubelet-reboot-reset.conf",
+        "/etc/numa-kubelet/rke2-agent.service.manager-inputs",
+    ]
 
 
 def test_discovery_reads_every_guard_file_of_every_unit_a_plan_can_name():
     assert guard_state_paths(["kubelet.service", "rke2-server.service"]) == [
-        "/run/numa-kubelet", "/etc/numa-kubelet", "/var/lib/numa-kubelet",
-        "/run/numa-kubelet/kubelet.service.reset", "/etc/systemd/system/kubelet.service.d",
+        "/run/numa-kubelet",
+        "/etc/numa-kubelet",
+        "/var/lib/numa-kubelet",
+        "/run/numa-kubelet/kubelet.service.reset",
+        "/etc/systemd/system/kubelet.service.d",
         "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf",
-        "/etc/numa-kubelet/kubelet.service.manager-inputs", "/var/lib/numa-kubelet/kubelet.service.started-inputs",
-        "/run/numa-kubelet/rke2-server.service.reset", "/etc/systemd/system/rke2-server.service.d",
+        "/etc/numa-kubelet/kubelet.service.manager-inputs",
+        "/var/lib/numa-kubelet/kubelet.service.started-inputs",
+        "/run/numa-kubelet/rke2-server.service.reset",
+        "/etc/systemd/system/rke2-server.service.d",
         "/etc/systemd/system/rke2-server.service.d/90-numa-kubelet-reboot-reset.conf",
-        "/etc/numa-kubelet/rke2-server.service.manager-inputs", "/var/lib/numa-kubelet/rke2-server.service.started-inputs"]
+        "/etc/numa-kubelet/rke2-server.service.manager-inputs",
+        "/var/lib/numa-kubelet/rke2-server.service.started-inputs",
+    ]
     # What role_writes() compares for a unit is what discovery read for it.
     result = kubeadm_plan()
     decided = role_writes(result, {}, {}, True, True, render)

@@ -20,16 +20,18 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._plan_inputs import P
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 with open(os.path.join(REPO, "roles", "kubelet_numa", "defaults", "main.yml"), encoding="utf-8") as _handle:
     DEFAULTS = yaml.safe_load(_handle)
-TOPOLOGY = {"numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": [0, 1]}, {"id": 1, "memory_bytes": 16 << 30, "cpus": [2, 3]}],
-            "numa_memory_capacity_bytes": 32 << 30}
-INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node",
-          "kubeReserved": {"memory": "1Gi"}, "systemReserved": {"memory": "1Gi"}}
+TOPOLOGY = {
+    "numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": [0, 1]}, {"id": 1, "memory_bytes": 16 << 30, "cpus": [2, 3]}],
+    "numa_memory_capacity_bytes": 32 << 30,
+}
+INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node", "kubeReserved": {"memory": "1Gi"}, "systemReserved": {"memory": "1Gi"}}
 KUBEADM_MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n"
 
 
 def plan(platform, files=None, intent=None, **variables):
-    merged = dict(DEFAULTS, kubelet_numa_platform=platform, kubelet_numa_config=INTENT if intent is None else intent,
-                  kubelet_numa_topology=TOPOLOGY, **variables)
+    merged = dict(
+        DEFAULTS, kubelet_numa_platform=platform, kubelet_numa_config=INTENT if intent is None else intent, kubelet_numa_topology=TOPOLOGY, **variables
+    )
     return plan_host(merged, {"files": files or {}})
 
 
@@ -48,8 +50,9 @@ def test_kubeadm_default_eviction_and_the_config_dir_flag():
     dropin = files["/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"]
     assert dropin["template"] == "kubeadm.j2" and dropin["previous"] is None
     # Only what the user set plus reservedMemory: no kubelet defaults copied into the node's files.
-    assert dropin["content"] == dict({"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}, **INTENT,
-                                     reservedMemory=result["reserved_memory"])
+    assert dropin["content"] == dict(
+        {"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}, **INTENT, reservedMemory=result["reserved_memory"]
+    )
     assert files["/etc/default/kubelet"]["text"] == 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubernetes/kubelet.conf.d"\n'
     assert result["kubelet_config"]["cgroupDriver"] == "systemd" and result["kubelet_config"]["maxPods"] == 110
     assert result["restart"] == "reset" and result["unit"] == "kubelet.service"
@@ -63,10 +66,12 @@ def test_kubeadm_main_config_with_partial_eviction_has_no_memory_term():
 
 
 def test_kubeadm_existing_config_dir_flag_is_used_and_extra_args_kept():
-    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
-             "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n',
-             "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--node-ip=10.0.0.5 --config-dir=/etc/kubelet.d"\n',
-             "/etc/kubelet.d/10-site.conf": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 58\n"}
+    files = {
+        "/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
+        "/var/lib/kubelet/kubeadm-flags.env": 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n',
+        "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--node-ip=10.0.0.5 --config-dir=/etc/kubelet.d"\n',
+        "/etc/kubelet.d/10-site.conf": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 58\n",
+    }
     result = plan("kubeadm", files)
     assert sorted(written(result)) == ["/etc/kubelet.d/50-numa-kubelet.conf"]
     assert [dropin["path"] for dropin in result["kubelet_inputs"]["dropins"]] == ["/etc/kubelet.d/10-site.conf", "/etc/kubelet.d/50-numa-kubelet.conf"]
@@ -74,32 +79,44 @@ def test_kubeadm_existing_config_dir_flag_is_used_and_extra_args_kept():
 
 
 def test_a_later_dropin_or_a_flag_that_overrides_ours_is_refused():
-    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
-             "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d --kube-reserved=cpu=100m"\n',
-             "/etc/kubelet.d/90-late.conf": "kubeReserved: {memory: 2Gi}\n"}
+    files = {
+        "/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
+        "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d --kube-reserved=cpu=100m"\n',
+        "/etc/kubelet.d/90-late.conf": "kubeReserved: {memory: 2Gi}\n",
+    }
     with pytest.raises(PlanError) as raised:
         plan("kubeadm", files)
     assert raised.value.problems == [
-        "/etc/kubelet.d/90-late.conf sets kubeReserved, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
-        "move it into kubelet_numa_config or remove it",
-        "the kubelet flag --kube-reserved=cpu=100m overrides kubeReserved written by numa.kubelet (flags win over config files); "
-        "remove the flag and set the field in kubelet_numa_config"]
+        (
+            "/etc/kubelet.d/90-late.conf sets kubeReserved, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
+            "move it into kubelet_numa_config or remove it"
+        ),
+        (
+            "the kubelet flag --kube-reserved=cpu=100m overrides kubeReserved written by numa.kubelet (flags win over config files); "
+            "remove the flag and set the field in kubelet_numa_config"
+        ),
+    ]
 
 
 def test_a_kube_reserved_flag_we_do_not_write_drops_the_files_memory_reservation():
     # The user's flag wins over the main file's kubeReserved.memory; the plan follows what the kubelet will run with.
-    files = {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN + "kubeReserved: {memory: 512Mi}\n",
-             "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--kube-reserved=cpu=100m"\n'}
+    files = {
+        "/var/lib/kubelet/config.yaml": KUBEADM_MAIN + "kubeReserved: {memory: 512Mi}\n",
+        "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--kube-reserved=cpu=100m"\n',
+    }
     result = plan("kubeadm", files, intent={"memoryManagerPolicy": "Static", "systemReserved": {"memory": "1Gi"}})
     assert result["kubelet_config"]["kubeReserved"] == {"cpu": "100m"}
     assert shares(result) == ["562Mi", "562Mi"]  # 1Gi + 100Mi, without the file's 512Mi
 
 
-@pytest.mark.parametrize(("version", "expected", "path"), [
-    ("v1.31.9+rke2r1", ["1Gi", "1Gi"], "/etc/rancher/rke2/config.yaml.d/50-numa-kubelet.yaml"),
-    # No --config from 1.32: 00-rke2-defaults.conf's disk-only evictionHard is the whole map (memory term 0).
-    ("v1.32.5+rke2r1", ["1Gi", "1Gi"], "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"),
-])
+@pytest.mark.parametrize(
+    ("version", "expected", "path"),
+    [
+        ("v1.31.9+rke2r1", ["1Gi", "1Gi"], "/etc/rancher/rke2/config.yaml.d/50-numa-kubelet.yaml"),
+        # No --config from 1.32: 00-rke2-defaults.conf's disk-only evictionHard is the whole map (memory term 0).
+        ("v1.32.5+rke2r1", ["1Gi", "1Gi"], "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"),
+    ],
+)
 def test_rke2_eviction_term_and_form_by_version(version, expected, path):
     result = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, kubelet_numa_rke2_version=version, kubelet_numa_rke2_role="agent")
     assert shares(result) == expected
@@ -114,8 +131,12 @@ def test_rke2_later_kubelet_arg_without_plus_is_refused():
     files = {"/etc/rancher/rke2/config.yaml": "token: x\n", "/etc/rancher/rke2/config.yaml.d/90-site.yaml": "kubelet-arg: [max-pods=58]\n"}
     with pytest.raises(PlanError) as raised:
         plan("rke2", files, kubelet_numa_rke2_version="v1.30.1+rke2r1", kubelet_numa_rke2_role="server")
-    assert raised.value.problems == ["/etc/rancher/rke2/config.yaml.d/90-site.yaml sets kubelet-arg without '+', which replaces every kubelet-arg "
-                                     "before it, numa.kubelet's included; write it as kubelet-arg+ (RKE2 config.yaml.d rule)"]
+    assert raised.value.problems == [
+        (
+            "/etc/rancher/rke2/config.yaml.d/90-site.yaml sets kubelet-arg without '+', which replaces every kubelet-arg "
+            "before it, numa.kubelet's included; write it as kubelet-arg+ (RKE2 config.yaml.d rule)"
+        )
+    ]
 
 
 def test_rke2_lablabs_form_writes_nothing_and_hands_over_the_line():
@@ -139,8 +160,14 @@ def test_rke2_lablabs_restarts_only_once_config_yaml_carries_our_line():
 
 def lablabs_plan(lablabs, files=None, intent=None, version="v1.32.5+rke2r1", **variables):
     """A plan in the lablabs.rke2 hand-over, the RKE2 role and version left to what lablabs knows (as discover() does)."""
-    merged = dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_config=INTENT if intent is None else intent,
-                  kubelet_numa_topology=TOPOLOGY, kubelet_numa_rke2_write_files=False, **variables)
+    merged = dict(
+        DEFAULTS,
+        kubelet_numa_platform="rke2",
+        kubelet_numa_config=INTENT if intent is None else intent,
+        kubelet_numa_topology=TOPOLOGY,
+        kubelet_numa_rke2_write_files=False,
+        **variables,
+    )
     node = FakeNode(files or {}, dirs={"/etc/rancher/rke2"})
     facts, _attributes = discover(merged, node, lablabs=dict(lablabs, rke2_version=version))
     assert ("rke2_version",) not in node.asked and not [ask for ask in node.asked if ask[0] == "unit_file_state"]
@@ -154,33 +181,58 @@ def test_lablabs_role_and_version_from_lablabs_on_a_fresh_node():
     agent = lablabs_plan({"rke2_type": "agent", "in_servers_group": True})
     assert agent["unit"] == "rke2-agent.service"
     with pytest.raises(PlanError, match=r"kubelet_numa_rke2_role: None is not one of server, agent .*rke2_type"):
-        plan_host(dict(DEFAULTS, kubelet_numa_platform="rke2", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY,
-                       kubelet_numa_rke2_write_files=False, kubelet_numa_rke2_version="v1.32.5+rke2r1"), {"files": {}, "lablabs": {}})
+        plan_host(
+            dict(
+                DEFAULTS,
+                kubelet_numa_platform="rke2",
+                kubelet_numa_config=INTENT,
+                kubelet_numa_topology=TOPOLOGY,
+                kubelet_numa_rke2_write_files=False,
+                kubelet_numa_rke2_version="v1.32.5+rke2r1",
+            ),
+            {"files": {}, "lablabs": {}},
+        )
 
 
 def test_lablabs_options_merged_into_the_users_own_for_the_hosts_group():
-    line = ('kubelet-arg: ["memory-manager-policy=Static", "topology-manager-policy=single-numa-node", "kube-reserved=memory=1Gi", '
-            '"system-reserved=memory=1Gi", "reserved-memory=0:memory=1Gi;1:memory=1Gi"]')
-    server = lablabs_plan({"in_servers_group": True, "rke2_server_options": ["node-ip: 192.0.2.11", {"write-kubeconfig-mode": "0600"}],
-                           "rke2_agent_options": ["node-label: [gpu=true]"]})["rke2"]["lablabs"]
+    line = (
+        'kubelet-arg: ["memory-manager-policy=Static", "topology-manager-policy=single-numa-node", "kube-reserved=memory=1Gi", '
+        '"system-reserved=memory=1Gi", "reserved-memory=0:memory=1Gi;1:memory=1Gi"]'
+    )
+    server = lablabs_plan(
+        {
+            "in_servers_group": True,
+            "rke2_server_options": ["node-ip: 192.0.2.11", {"write-kubeconfig-mode": "0600"}],
+            "rke2_agent_options": ["node-label: [gpu=true]"],
+        }
+    )["rke2"]["lablabs"]
     assert server["rke2_server_options"] == ["node-ip: 192.0.2.11", {"write-kubeconfig-mode": "0600"}, line]
     assert server["rke2_agent_options"] == ["node-label: [gpu=true]"] and "rke2_kubelet_arg" not in server
     agent = lablabs_plan({"in_agents_group": True})["rke2"]["lablabs"]
     assert (agent["form"], agent["rke2_server_options"], agent["rke2_agent_options"]) == ("options", [], [line])
 
 
-@pytest.mark.parametrize("lablabs, message", [
-    ({"in_servers_group": True, "rke2_server_options": ["kubelet-arg: [max-pods=58]"]},
-     r"rke2_server_options\[0\] 'kubelet-arg: \[max-pods=58\]' sets kubelet-arg: lablabs.rke2 would render it beside"),
-    ({"in_agents_group": True, "rke2_agent_options": [{"kubelet-arg+": ["max-pods=58"]}]}, r"rke2_agent_options\[0\] .* sets kubelet-arg"),
-    ({"rke2_type": "server"}, "this host is in neither lablabs.rke2 group 'masters' .* nor 'workers'"),
-    ({"in_agents_group": True, "rke2_kubelet_arg": ["kube-reserved=memory=2Gi"]},
-     "rke2_kubelet_arg item 'kube-reserved=memory=2Gi' contradicts numa.kubelet's 'kube-reserved=memory=1Gi'"),
-    ({"in_agents_group": True, "rke2_kubelet_arg": ["memory-manager-policy=None"]}, "contradicts numa.kubelet's 'memory-manager-policy=Static'"),
-    ({"in_agents_group": True, "rke2_kubelet_arg": ["--config=/etc/kubelet.yaml"]}, "names kubelet config numa.kubelet cannot plan on"),
-    ({"in_agents_group": True, "rke2_kubelet_config": {"kubeReserved": {"memory": "2Gi"}}},
-     r"rke2_kubelet_config.kubeReserved.memory is '2Gi', kubelet_numa_config says '1Gi'"),
-])
+@pytest.mark.parametrize(
+    "lablabs, message",
+    [
+        (
+            {"in_servers_group": True, "rke2_server_options": ["kubelet-arg: [max-pods=58]"]},
+            r"rke2_server_options\[0\] 'kubelet-arg: \[max-pods=58\]' sets kubelet-arg: lablabs.rke2 would render it beside",
+        ),
+        ({"in_agents_group": True, "rke2_agent_options": [{"kubelet-arg+": ["max-pods=58"]}]}, r"rke2_agent_options\[0\] .* sets kubelet-arg"),
+        ({"rke2_type": "server"}, "this host is in neither lablabs.rke2 group 'masters' .* nor 'workers'"),
+        (
+            {"in_agents_group": True, "rke2_kubelet_arg": ["kube-reserved=memory=2Gi"]},
+            "rke2_kubelet_arg item 'kube-reserved=memory=2Gi' contradicts numa.kubelet's 'kube-reserved=memory=1Gi'",
+        ),
+        ({"in_agents_group": True, "rke2_kubelet_arg": ["memory-manager-policy=None"]}, "contradicts numa.kubelet's 'memory-manager-policy=Static'"),
+        ({"in_agents_group": True, "rke2_kubelet_arg": ["--config=/etc/kubelet.yaml"]}, "names kubelet config numa.kubelet cannot plan on"),
+        (
+            {"in_agents_group": True, "rke2_kubelet_config": {"kubeReserved": {"memory": "2Gi"}}},
+            r"rke2_kubelet_config.kubeReserved.memory is '2Gi', kubelet_numa_config says '1Gi'",
+        ),
+    ],
+)
 def test_lablabs_refuses_by_name_what_would_be_lost_or_contradicted(lablabs, message):
     with pytest.raises(PlanError, match=message):
         lablabs_plan(lablabs)
@@ -221,15 +273,18 @@ def test_lablabs_kubelet_config_merged_with_its_config_item():
     assert handed["rke2_kubelet_config"]["reservedMemory"] == result["reserved_memory"]
     # From 1.32 RKE2 copies the file as the drop-in 10-cli-config.conf (no main file): RKE2's thresholds stay, no 100Mi.
     dropins = [item["path"] for item in result["kubelet_inputs"]["dropins"]]
-    assert dropins == ["/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/00-rke2-defaults.conf",
-                       "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/10-cli-config.conf"]
+    assert dropins == [
+        "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/00-rke2-defaults.conf",
+        "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/10-cli-config.conf",
+    ]
     assert result["kubelet_inputs"]["config"] is None and shares(result) == ["1Gi", "1Gi"]
     # Before 1.32 it is the main --config file, and RKE2's --eviction-hard flag replaces its evictionHard default map.
     old = lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": user}, version="v1.31.9+rke2r1")
     assert old["kubelet_inputs"]["config"]["path"] == "/etc/rancher/rke2/kubelet-config.yaml" and shares(old) == ["1Gi", "1Gi"]
     with pytest.raises(PlanError, match=re.escape("the kubelet flag --eviction-hard=imagefs.available<5%,nodefs.available<5% overrides evictionHard")):
-        lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": user}, intent=dict(INTENT, evictionHard={"memory.available": "100Mi"}),
-                     version="v1.31.9+rke2r1")
+        lablabs_plan(
+            {"in_agents_group": True, "rke2_kubelet_config": user}, intent=dict(INTENT, evictionHard={"memory.available": "100Mi"}), version="v1.31.9+rke2r1"
+        )
 
 
 def test_lablabs_not_carried_until_config_yaml_gives_the_kubelet_the_plan():
@@ -255,8 +310,14 @@ def test_nodeadm_formula_unless_pinned():
 
 
 def test_nodeadm_reads_the_nodes_base_config():
-    base = json.dumps({"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration", "kubeReserved": {"memory": "574Mi"},
-                       "evictionHard": {"memory.available": "100Mi", "nodefs.available": "10%"}})
+    base = json.dumps(
+        {
+            "apiVersion": "kubelet.config.k8s.io/v1beta1",
+            "kind": "KubeletConfiguration",
+            "kubeReserved": {"memory": "574Mi"},
+            "evictionHard": {"memory.available": "100Mi", "nodefs.available": "10%"},
+        }
+    )
     result = plan("nodeadm", {"/etc/kubernetes/kubelet/config.json": base}, intent={"memoryManagerPolicy": "Static"})
     assert shares(result) == ["337Mi", "337Mi"]
 
@@ -268,8 +329,13 @@ def test_change_detection():
     for entry in first["files"]:
         applied[entry["path"]] = entry.get("text") or yaml.safe_dump(entry["content"])
     applied["/var/lib/kubelet/memory_manager_state"] = json.dumps(
-        {"policyName": "Static", "machineState": {str(node): {"memoryMap": {"memory": {"systemReserved": value}}}
-                                                  for node, value in first["expected_state"]["systemReserved"].items()}})
+        {
+            "policyName": "Static",
+            "machineState": {
+                str(node): {"memoryMap": {"memory": {"systemReserved": value}}} for node, value in first["expected_state"]["systemReserved"].items()
+            },
+        }
+    )
     assert plan("kubeadm", applied)["restart"] == "none"
     # A comment in our file changes nothing the kubelet reads.
     commented = dict(applied)
@@ -284,16 +350,19 @@ def test_change_detection():
     assert plan("kubeadm", drift)["restart"] == "reset"
 
 
-@pytest.mark.parametrize(("variables", "message"), [
-    ({"kubelet_numa_platform": "k0s"}, "kubelet_numa_platform: 'k0s' is not one of kubeadm, rke2, nodeadm, k3s"),
-    ({"kubelet_numa_kubelet_root_dir": "var/lib/kubelet"}, "kubelet_numa_kubelet_root_dir: 'var/lib/kubelet' must be an absolute path"),
-    ({"kubelet_numa_kubeadm_config_dir": "/etc/../tmp"}, "kubelet_numa_kubeadm_config_dir: '/etc/../tmp' must be an absolute path"),
-    ({"kubelet_numa_dropin_name": "../x"}, "kubelet_numa_dropin_name: '../x' must be a plain file name"),
-    ({"kubelet_numa_reserved_memory_split": {3: "2148Mi"}}, "split: NUMA nodes [3] do not exist on this machine (it has [0, 1])"),
-    ({"kubelet_numa_config": dict(INTENT, systemReserved={"memory": "40Gi"})}, "reservedMemory for NUMA node 0 is 21042Mi but that node has only 16Gi"),
-    ({"kubelet_numa_config": dict(INTENT, reservedMemory=[])}, "kubelet_numa_config.reservedMemory: computed by the collection"),
-    ({"kubelet_numa_config": dict(INTENT, memoryManagerPolicy="static")}, 'memoryManagerPolicy: unknown policy: "static"'),
-])
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"kubelet_numa_platform": "k0s"}, "kubelet_numa_platform: 'k0s' is not one of kubeadm, rke2, nodeadm, k3s"),
+        ({"kubelet_numa_kubelet_root_dir": "var/lib/kubelet"}, "kubelet_numa_kubelet_root_dir: 'var/lib/kubelet' must be an absolute path"),
+        ({"kubelet_numa_kubeadm_config_dir": "/etc/../tmp"}, "kubelet_numa_kubeadm_config_dir: '/etc/../tmp' must be an absolute path"),
+        ({"kubelet_numa_dropin_name": "../x"}, "kubelet_numa_dropin_name: '../x' must be a plain file name"),
+        ({"kubelet_numa_reserved_memory_split": {3: "2148Mi"}}, "split: NUMA nodes [3] do not exist on this machine (it has [0, 1])"),
+        ({"kubelet_numa_config": dict(INTENT, systemReserved={"memory": "40Gi"})}, "reservedMemory for NUMA node 0 is 21042Mi but that node has only 16Gi"),
+        ({"kubelet_numa_config": dict(INTENT, reservedMemory=[])}, "kubelet_numa_config.reservedMemory: computed by the collection"),
+        ({"kubelet_numa_config": dict(INTENT, memoryManagerPolicy="static")}, 'memoryManagerPolicy: unknown policy: "static"'),
+    ],
+)
 def test_bad_input_fails_in_planning(variables, message):
     merged = dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY)
     merged.update(variables)
@@ -315,8 +384,15 @@ def test_detection():
 class FakeNode:
     """A node as discover() asks it: files on disk, units, an IMDS; every question is logged."""
 
-    def __init__(self, files=None, dirs=(), units=None, instance_type="m5.large", rke2_version="rke2 version v1.32.5+rke2r1 (abc)",
-                 k3s_version="k3s version v1.32.5+k3s1 (abc)"):
+    def __init__(
+        self,
+        files=None,
+        dirs=(),
+        units=None,
+        instance_type="m5.large",
+        rke2_version="rke2 version v1.32.5+rke2r1 (abc)",
+        k3s_version="k3s version v1.32.5+k3s1 (abc)",
+    ):
         self.files = dict(files or {})
         self.dirs = set(dirs)
         self.units = dict(units or {})
@@ -334,8 +410,7 @@ class FakeNode:
             if directory in self.dirs:
                 existing.append(directory)
                 files.update({path: text for path, text in self.files.items() if posixpath.dirname(path) == directory})
-        found = {"files": files, "existing": existing,
-                 "attributes": {path: {"mode": "0644", "owner": "root", "group": "root"} for path in existing}}
+        found = {"files": files, "existing": existing, "attributes": {path: {"mode": "0644", "owner": "root", "group": "root"} for path in existing}}
         if topology:
             found["topology"] = TOPOLOGY
         if units:
@@ -366,9 +441,21 @@ class FakeNode:
 def test_discover_kubeadm_reads_once_with_the_topology_and_what_the_caller_writes():
     node = FakeNode({"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}, dirs={"/etc/kubernetes/kubelet.conf.d"})
     facts, attributes = discover(dict(DEFAULTS, kubelet_numa_platform="kubeadm"), node, ["/run/numa-kubelet"])
-    assert node.asked == [("read", ["/var/lib/kubelet/config.yaml", "/var/lib/kubelet/kubeadm-flags.env", "/etc/default/kubelet",
-                                    "/var/lib/kubelet/memory_manager_state", "/var/lib/kubelet/cpu_manager_state", "/run/numa-kubelet"],
-                           ["/etc/kubernetes/kubelet.conf.d"], True)]
+    assert node.asked == [
+        (
+            "read",
+            [
+                "/var/lib/kubelet/config.yaml",
+                "/var/lib/kubelet/kubeadm-flags.env",
+                "/etc/default/kubelet",
+                "/var/lib/kubelet/memory_manager_state",
+                "/var/lib/kubelet/cpu_manager_state",
+                "/run/numa-kubelet",
+            ],
+            ["/etc/kubernetes/kubelet.conf.d"],
+            True,
+        )
+    ]
     assert facts["platform"] == "kubeadm" and facts["numa_nodes"] == TOPOLOGY["numa_nodes"]
     assert facts["files"]["/var/lib/kubelet/config.yaml"] == KUBEADM_MAIN and facts["files"]["/etc/default/kubelet"] is None
     assert set(attributes) == {"/var/lib/kubelet/config.yaml", "/etc/kubernetes/kubelet.conf.d"}
@@ -377,8 +464,14 @@ def test_discover_kubeadm_reads_once_with_the_topology_and_what_the_caller_write
 
 def test_discover_reads_the_drop_in_directory_a_config_dir_flag_names():
     flags = 'KUBELET_KUBEADM_ARGS="--config-dir=/etc/kubelet-extra.d"\n'
-    node = FakeNode({"/var/lib/kubelet/config.yaml": KUBEADM_MAIN, "/var/lib/kubelet/kubeadm-flags.env": flags,
-                     "/etc/kubelet-extra.d/10-x.conf": "kind: KubeletConfiguration\n"}, dirs={"/etc/kubelet-extra.d"})
+    node = FakeNode(
+        {
+            "/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
+            "/var/lib/kubelet/kubeadm-flags.env": flags,
+            "/etc/kubelet-extra.d/10-x.conf": "kind: KubeletConfiguration\n",
+        },
+        dirs={"/etc/kubelet-extra.d"},
+    )
     facts, attributes = discover(dict(DEFAULTS, kubelet_numa_platform="kubeadm"), node)
     assert node.asked[1] == ("read", [], ["/etc/kubelet-extra.d"], False)
     assert len(node.asked) == 2
@@ -387,8 +480,9 @@ def test_discover_reads_the_drop_in_directory_a_config_dir_flag_names():
 
 
 def test_discover_detects_rke2_then_asks_its_version_and_enabled_service():
-    node = FakeNode({"/etc/rancher/rke2/config.yaml": "token: x\n"}, dirs={"/etc/rancher/rke2"},
-                    units={"rke2-server.service": "disabled", "rke2-agent.service": "enabled"})
+    node = FakeNode(
+        {"/etc/rancher/rke2/config.yaml": "token: x\n"}, dirs={"/etc/rancher/rke2"}, units={"rke2-server.service": "disabled", "rke2-agent.service": "enabled"}
+    )
     facts, _attributes = discover(dict(DEFAULTS), node)
     assert node.asked[0] == ("read", detection_paths(), [], False)
     assert node.asked[1][0] == "read" and "/etc/rancher/rke2/config.yaml" in node.asked[1][1]
@@ -400,12 +494,15 @@ def test_discover_detects_rke2_then_asks_its_version_and_enabled_service():
     assert (facts["rke2_version"], facts["rke2_role"]) == ("", "")
 
 
-@pytest.mark.parametrize("variables, files, asks", [
-    ({}, {}, True),
-    ({"kubelet_numa_instance_type": "p4d.24xlarge"}, {}, False),
-    ({"kubelet_numa_max_pods": 110}, {}, False),
-    ({}, {"/etc/kubernetes/kubelet/config.json": "{}"}, False),
-])
+@pytest.mark.parametrize(
+    "variables, files, asks",
+    [
+        ({}, {}, True),
+        ({"kubelet_numa_instance_type": "p4d.24xlarge"}, {}, False),
+        ({"kubelet_numa_max_pods": 110}, {}, False),
+        ({}, {"/etc/kubernetes/kubelet/config.json": "{}"}, False),
+    ],
+)
 def test_discover_asks_the_instance_metadata_only_when_nothing_else_gives_kube_reserved(variables, files, asks):
     node = FakeNode(files, dirs={"/etc/eks/nodeadm.d"})
     facts, _attributes = discover(dict(DEFAULTS, kubelet_numa_platform="nodeadm", **variables), node)
@@ -458,8 +555,11 @@ def test_a_kubelet_that_does_not_run_is_started_even_when_nothing_else_changes()
     for entry in first["files"]:
         applied[entry["path"]] = entry.get("text") or yaml.safe_dump(entry["content"])
     applied["/var/lib/kubelet/memory_manager_state"] = json.dumps(
-        {"policyName": "Static", "machineState": {node: {"memoryMap": {"memory": {"systemReserved": value}}}
-                                                  for node, value in first["expected_state"]["systemReserved"].items()}})
+        {
+            "policyName": "Static",
+            "machineState": {node: {"memoryMap": {"memory": {"systemReserved": value}}} for node, value in first["expected_state"]["systemReserved"].items()},
+        }
+    )
     merged = dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY)
     running = plan_host(merged, {"files": applied, "unit_states": {"kubelet.service": {"active_state": "active", "sub_state": "running"}}})
     assert running["restart"] == "none" and running["unit_state"]["active_state"] == "active"
@@ -472,8 +572,7 @@ def test_a_kubelet_that_does_not_run_is_started_even_when_nothing_else_changes()
 def test_discover_reads_the_units_state_with_the_files():
     node = FakeNode({"/var/lib/kubelet/config.yaml": KUBEADM_MAIN})
     node.active["kubelet.service"] = {"active_state": "inactive", "sub_state": "dead"}
-    facts, _attributes = discover(dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_topology=TOPOLOGY), node,
-                                  also_units=["kubelet.service"])
+    facts, _attributes = discover(dict(DEFAULTS, kubelet_numa_platform="kubeadm", kubelet_numa_topology=TOPOLOGY), node, also_units=["kubelet.service"])
     assert facts["unit_states"] == {"kubelet.service": {"active_state": "inactive", "sub_state": "dead"}}
 
 

@@ -23,11 +23,17 @@ DROPIN = "/etc/kubernetes/kubelet/config.json.d/40-nodeadm.conf"
 BASE = "/etc/kubernetes/kubelet/config.json"
 CA = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nTUlJQm51bWEta3ViZWxldA==\n-----END CERTIFICATE-----\n").decode()
 # m5.large as nodeadm writes its base: kubeReserved 11 * 29 + 255 = 574Mi, evictionHard memory.available 100Mi.
-BASE_CONFIG = json.dumps({"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration",
-                          "kubeReserved": {"cpu": "80m", "ephemeral-storage": "1Gi", "memory": "574Mi"},
-                          "evictionHard": {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}})
+BASE_CONFIG = json.dumps(
+    {
+        "apiVersion": "kubelet.config.k8s.io/v1beta1",
+        "kind": "KubeletConfiguration",
+        "kubeReserved": {"cpu": "80m", "ephemeral-storage": "1Gi", "memory": "574Mi"},
+        "evictionHard": {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"},
+    }
+)
 # The node class's user data pins kubeReserved at 2Gi.
-USER_DATA = """MIME-Version: 1.0
+USER_DATA = (
+    """MIME-Version: 1.0
 Content-Type: multipart/mixed; boundary="//"
 
 --//
@@ -52,7 +58,9 @@ spec:
       kubeReserved:
         memory: 2Gi
 --//--
-""" % CA
+"""
+    % CA
+)
 OLD_INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node", "systemReserved": {"memory": "512Mi"}}
 NEW_INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}
 
@@ -62,8 +70,9 @@ def nodeconfig(config):
 
 
 def plan(files, intent=None, **variables):
-    merged = dict(DEFAULTS, kubelet_numa_platform="nodeadm", kubelet_numa_config=NEW_INTENT if intent is None else intent,
-                  kubelet_numa_topology=TOPOLOGY, **variables)
+    merged = dict(
+        DEFAULTS, kubelet_numa_platform="nodeadm", kubelet_numa_config=NEW_INTENT if intent is None else intent, kubelet_numa_topology=TOPOLOGY, **variables
+    )
     return plan_host(merged, {"files": files})
 
 
@@ -95,10 +104,13 @@ def test_removing_a_setting_from_the_intent_is_planned_as_nodeadm_rebuilds_it():
     inferred = plan(files)
     assert inferred["kubelet_config"] == exact["kubelet_config"] and inferred["restart"] == "reset"
     assert inferred["warnings"] == [
-        "the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
-        "kubelet_numa_nodeadm_user_data_from_imds), so the plan assumes its kubelet settings are those of the current 40-nodeadm.conf "
-        "that no /etc/eks/nodeadm.d file sets: kubeReserved; a user data value "
-        "that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"]
+        (
+            "the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
+            "kubelet_numa_nodeadm_user_data_from_imds), so the plan assumes its kubelet settings are those of the current 40-nodeadm.conf "
+            "that no /etc/eks/nodeadm.d file sets: kubeReserved; a user data value "
+            "that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact"
+        )
+    ]
 
 
 def test_the_same_intent_again_is_no_restart():
@@ -123,34 +135,58 @@ def test_user_data_from_a_copy_on_the_node_base64_or_gzip():
     for encoded in (base64.b64encode(USER_DATA.encode()).decode(), base64.b64encode(gzip.compress(USER_DATA.encode(), mtime=0)).decode()):
         assert plan(files, kubelet_numa_nodeadm_user_data=encoded)["kubelet_config"] == applied["kubelet_config"]
     assert problems(files, kubelet_numa_nodeadm_user_data_path=copy) == [
-        "kubelet_numa_nodeadm_user_data_path: /var/lib/cloud/instance/user-data.txt does not exist on the node (or is not readable)"]
+        "kubelet_numa_nodeadm_user_data_path: /var/lib/cloud/instance/user-data.txt does not exist on the node (or is not readable)"
+    ]
     assert problems(dict(files, **{copy: USER_DATA}), kubelet_numa_nodeadm_user_data_path=copy, kubelet_numa_nodeadm_user_data=USER_DATA) == [
-        "kubelet_numa_nodeadm_user_data and kubelet_numa_nodeadm_user_data_path are both set; give the user data once"]
+        "kubelet_numa_nodeadm_user_data and kubelet_numa_nodeadm_user_data_path are both set; give the user data once"
+    ]
 
 
 def test_only_the_first_document_of_a_nodeadm_d_file_counts_and_only_config_suffixes():
-    files = {BASE: BASE_CONFIG,
-             "/etc/eks/nodeadm.d/10-site.yaml": nodeconfig({"kubeReserved": {"memory": "1Gi"}}) + "---\n" + nodeconfig({"systemReserved": {"memory": "1Gi"}}),
-             "/etc/eks/nodeadm.d/20-upper.YAML": nodeconfig({"evictionHard": {"memory.available": "300Mi"}}),
-             "/etc/eks/nodeadm.d/30-notes.txt": "systemReserved: {memory: 5Gi}\n"}
+    files = {
+        BASE: BASE_CONFIG,
+        "/etc/eks/nodeadm.d/10-site.yaml": nodeconfig({"kubeReserved": {"memory": "1Gi"}}) + "---\n" + nodeconfig({"systemReserved": {"memory": "1Gi"}}),
+        "/etc/eks/nodeadm.d/20-upper.YAML": nodeconfig({"evictionHard": {"memory.available": "300Mi"}}),
+        "/etc/eks/nodeadm.d/30-notes.txt": "systemReserved: {memory: 5Gi}\n",
+    }
     result = plan(files, kubelet_numa_nodeadm_user_data=USER_DATA)
     assert str(memory_reservation(result["kubelet_config"]).total) == "1324Mi"  # 1Gi + 300Mi; the second document is not read
     assert result["nodeadm"]["sources"] == ["user data", "/etc/eks/nodeadm.d/10-site.yaml", "/etc/eks/nodeadm.d/20-upper.YAML", "numa.kubelet"]
 
 
-@pytest.mark.parametrize("files, variables, phrase", [
-    ({"/etc/eks/nodeadm.d/10-x.yaml": "apiVersion: v1\nkind: ConfigMap\n"}, {},
-     "/etc/eks/nodeadm.d/10-x.yaml: the first YAML document must be apiVersion node.eks.aws/v1alpha1, kind NodeConfig (nodeadm reads only "
-     "that one), got ('v1', 'ConfigMap'); nodeadm would fail on it and leave the kubelet unconfigured"),
-    ({"/etc/eks/nodeadm.d/10-x.yaml": ""}, {}, "/etc/eks/nodeadm.d/10-x.yaml: the first YAML document must be"),
-    ({}, {"kubelet_numa_nodeadm_user_data": USER_DATA.replace(CA, "|\n      -----BEGIN CERTIFICATE-----\n      abc\n      -----END CERTIFICATE-----")},
-     "spec.cluster.certificateAuthority is a PEM; nodeadm wants it base64-encoded"),
-    ({}, {"kubelet_numa_nodeadm_user_data": ("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b\"\n\n"
-                                             "--b\nContent-Type: text/x-shellscript\n\necho\n--b--\n")},
-     "kubelet_numa_nodeadm_user_data: a MIME multi-part document without an application/node.eks.aws part"),
-    ({"/etc/eks/nodeadm.d/90-late.yaml": nodeconfig({"systemReserved": {"memory": "1Gi"}})}, {"kubelet_numa_nodeadm_user_data": USER_DATA},
-     "/etc/eks/nodeadm.d/90-late.yaml sets systemReserved, which overrides the value numa.kubelet writes"),
-])
+@pytest.mark.parametrize(
+    "files, variables, phrase",
+    [
+        (
+            {"/etc/eks/nodeadm.d/10-x.yaml": "apiVersion: v1\nkind: ConfigMap\n"},
+            {},
+            (
+                "/etc/eks/nodeadm.d/10-x.yaml: the first YAML document must be apiVersion node.eks.aws/v1alpha1, kind NodeConfig (nodeadm reads only "
+                "that one), got ('v1', 'ConfigMap'); nodeadm would fail on it and leave the kubelet unconfigured"
+            ),
+        ),
+        ({"/etc/eks/nodeadm.d/10-x.yaml": ""}, {}, "/etc/eks/nodeadm.d/10-x.yaml: the first YAML document must be"),
+        (
+            {},
+            {"kubelet_numa_nodeadm_user_data": USER_DATA.replace(CA, "|\n      -----BEGIN CERTIFICATE-----\n      abc\n      -----END CERTIFICATE-----")},
+            "spec.cluster.certificateAuthority is a PEM; nodeadm wants it base64-encoded",
+        ),
+        (
+            {},
+            {
+                "kubelet_numa_nodeadm_user_data": (
+                    'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/x-shellscript\n\necho\n--b--\n'
+                )
+            },
+            "kubelet_numa_nodeadm_user_data: a MIME multi-part document without an application/node.eks.aws part",
+        ),
+        (
+            {"/etc/eks/nodeadm.d/90-late.yaml": nodeconfig({"systemReserved": {"memory": "1Gi"}})},
+            {"kubelet_numa_nodeadm_user_data": USER_DATA},
+            "/etc/eks/nodeadm.d/90-late.yaml sets systemReserved, which overrides the value numa.kubelet writes",
+        ),
+    ],
+)
 def test_what_nodeadm_would_fail_on_or_override_is_refused(files, variables, phrase):
     found = problems(dict({BASE: BASE_CONFIG}, **files), OLD_INTENT, **variables)
     assert any(phrase in problem for problem in found), found
@@ -177,11 +213,14 @@ class _Node:
         return self._user_data
 
 
-@pytest.mark.parametrize("variables, asks", [
-    ({}, False),
-    ({"kubelet_numa_nodeadm_user_data_from_imds": True}, True),
-    ({"kubelet_numa_nodeadm_user_data_from_imds": True, "kubelet_numa_nodeadm_user_data": USER_DATA}, False),
-])
+@pytest.mark.parametrize(
+    "variables, asks",
+    [
+        ({}, False),
+        ({"kubelet_numa_nodeadm_user_data_from_imds": True}, True),
+        ({"kubelet_numa_nodeadm_user_data_from_imds": True, "kubelet_numa_nodeadm_user_data": USER_DATA}, False),
+    ],
+)
 def test_the_user_data_from_imds_as_nodeadm_reads_it(variables, asks):
     files, applied = booted_with(NEW_INTENT)
     node = _Node(files, USER_DATA)

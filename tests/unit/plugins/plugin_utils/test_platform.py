@@ -47,9 +47,18 @@ def test_platforms_in_detection_order_each_a_frozen_declaration():
 
 
 def test_detection_paths_are_the_markers_in_platform_order():
-    assert detection_paths() == ["/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml", "/etc/rancher/rke2",
-                                 "/usr/local/bin/rke2", "/usr/bin/rke2", "/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json",
-                                 "/etc/rancher/k3s", "/usr/local/bin/k3s", "/opt/bin/k3s"]
+    assert detection_paths() == [
+        "/var/lib/kubelet/kubeadm-flags.env",
+        "/var/lib/kubelet/config.yaml",
+        "/etc/rancher/rke2",
+        "/usr/local/bin/rke2",
+        "/usr/bin/rke2",
+        "/etc/eks/nodeadm.d",
+        "/etc/kubernetes/kubelet/config.json",
+        "/etc/rancher/k3s",
+        "/usr/local/bin/k3s",
+        "/opt/bin/k3s",
+    ]
     for platform in PLATFORMS:
         assert detect_platform({platform.markers[-1] + "/x"}) == platform.name
     with pytest.raises(PlanError, match=r"this host looks like kubeadm \(/var/lib/kubelet/config.yaml\) and rke2 \(/usr/bin/rke2\)"):
@@ -76,8 +85,11 @@ def test_each_platform_module_is_small_and_imports_only_common_pieces(module):
 def test_plan_holds_no_platform_layout():
     """No path, unit or platform name in _plan's code (its docstrings may name the platforms they point to)."""
     code = ast.parse(source("_plan"))
-    documented = {id(node.body[0].value) for node in ast.walk(code)
-                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node) is not None}
+    documented = {
+        id(node.body[0].value)
+        for node in ast.walk(code)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node) is not None
+    }
     strings = [node.value for node in ast.walk(code) if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documented]
     for word in ("kubeadm", "rke2", "nodeadm", "k3s", "lablabs", ".service", "/etc/", "/var/"):
         assert not [value for value in strings if word in value], word

@@ -17,9 +17,11 @@ DROPIN_DIR = "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d"
 DROPIN = DROPIN_DIR + "/50-numa-kubelet.conf"
 DEFAULTS_DROPIN = DROPIN_DIR + "/00-k3s-defaults.conf"
 # What k3s >= 1.32 writes there (agent.go defaultKubeletConfig), the fields that matter to the reservation.
-K3S_DEFAULTS = ("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
-                "evictionHard: {imagefs.available: 5%, nodefs.available: 5%}\n"
-                "evictionMinimumReclaim: {imagefs.available: 10%, nodefs.available: 10%}\n")
+K3S_DEFAULTS = (
+    "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+    "evictionHard: {imagefs.available: 5%, nodefs.available: 5%}\n"
+    "evictionMinimumReclaim: {imagefs.available: 10%, nodefs.available: 10%}\n"
+)
 
 
 def k3s(files=None, version="v1.32.5+k3s1", role="agent", **variables):
@@ -65,8 +67,7 @@ def test_before_1_32_kubelet_arg_items_in_config_yaml_d_like_rke2():
 @pytest.mark.parametrize("version", ["1.31.9", "1.32.5"])
 def test_the_same_rules_as_rke2_give_the_same_kubelet(version):
     ours = k3s(version="v%s+k3s1" % version)
-    theirs = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, kubelet_numa_rke2_version="v%s+rke2r1" % version,
-                  kubelet_numa_rke2_role="agent")
+    theirs = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, kubelet_numa_rke2_version="v%s+rke2r1" % version, kubelet_numa_rke2_role="agent")
     assert ours["kubelet_config"] == theirs["kubelet_config"]
     assert [entry["content"] for entry in ours["files"]] == [entry["content"] for entry in theirs["files"]]
 
@@ -82,46 +83,70 @@ def test_a_later_kubelet_arg_without_plus_is_refused_before_1_32_only():
     files = {"/etc/rancher/k3s/config.yaml.d/90-site.yaml": "kubelet-arg: [max-pods=58]\n"}
     with pytest.raises(PlanError) as raised:
         k3s(files, version="v1.31.9+k3s1")
-    assert raised.value.problems == ["/etc/rancher/k3s/config.yaml.d/90-site.yaml sets kubelet-arg without '+', which replaces every kubelet-arg "
-                                     "before it, numa.kubelet's included; write it as kubelet-arg+ (k3s config.yaml.d rule)"]
+    assert raised.value.problems == [
+        (
+            "/etc/rancher/k3s/config.yaml.d/90-site.yaml sets kubelet-arg without '+', which replaces every kubelet-arg "
+            "before it, numa.kubelet's included; write it as kubelet-arg+ (k3s config.yaml.d rule)"
+        )
+    ]
     # From 1.32 ours is a drop-in: the item is one more flag.
     assert k3s(files)["kubelet_config"]["maxPods"] == 58
 
 
 def test_a_user_flag_or_later_dropin_over_a_field_we_write_is_refused():
-    files = {CONFIG: "token: x\nkubelet-arg: [kube-reserved=cpu=100m]\n", DROPIN_DIR + "/90-site.conf":
-             "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nsystemReserved: {memory: 2Gi}\n"}
+    files = {
+        CONFIG: "token: x\nkubelet-arg: [kube-reserved=cpu=100m]\n",
+        DROPIN_DIR + "/90-site.conf": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nsystemReserved: {memory: 2Gi}\n",
+    }
     with pytest.raises(PlanError) as raised:
         k3s(files)
     assert raised.value.problems == [
         DROPIN_DIR + "/90-site.conf sets systemReserved, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
         "move it into kubelet_numa_config or remove it",
-        "the kubelet flag --kube-reserved=cpu=100m overrides kubeReserved written by numa.kubelet (flags win over config files); "
-        "remove the flag and set the field in kubelet_numa_config"]
+        (
+            "the kubelet flag --kube-reserved=cpu=100m overrides kubeReserved written by numa.kubelet (flags win over config files); "
+            "remove the flag and set the field in kubelet_numa_config"
+        ),
+    ]
 
 
 def test_a_kubelet_arg_config_file_is_a_dropin_from_1_32():
     # k3s copies it into the drop-in directory as 10-cli-config.conf (extractConfigArgs): no --config, no 100Mi default.
-    files = {CONFIG: "token: x\nkubelet-arg: [config=/etc/rancher/k3s/kubelet.conf]\n",
-             DROPIN_DIR + "/10-cli-config.conf": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 58\n"}
+    files = {
+        CONFIG: "token: x\nkubelet-arg: [config=/etc/rancher/k3s/kubelet.conf]\n",
+        DROPIN_DIR + "/10-cli-config.conf": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 58\n",
+    }
     result = k3s(files)
     inputs = result["kubelet_inputs"]
     assert inputs["config"] is None and [dropin["path"] for dropin in inputs["dropins"]] == [DEFAULTS_DROPIN, DROPIN_DIR + "/10-cli-config.conf", DROPIN]
     assert result["kubelet_config"]["maxPods"] == 58 and shares(result) == ["1Gi", "1Gi"]
 
 
-@pytest.mark.parametrize(("variables", "message"), [
-    ({"kubelet_numa_k3s_version": "1.32"}, "kubelet_numa_k3s_version: '1.32' is not a k3s version such as v1.32.5+k3s1"),
-    ({"kubelet_numa_k3s_version": 1.32},
-     "kubelet_numa_k3s_version: 1.32 (float) is not a k3s version such as v1.32.5+k3s1: write it as a quoted string (YAML reads 1.30 as the number 1.3)"),
-    ({"kubelet_numa_k3s_version": "latest"}, "kubelet_numa_k3s_version: 'latest' is not a k3s version such as v1.32.5+k3s1"),
-    ({"kubelet_numa_k3s_role": "worker"},
-     "kubelet_numa_k3s_role: 'worker' is not one of server, agent (the k3s service this node runs: k3s.service for a server, "
-     "k3s-agent.service for an agent)"),
-    ({"kubelet_numa_k3s_data_dir": "var/lib/rancher/k3s"},
-     "kubelet_numa_k3s_data_dir: 'var/lib/rancher/k3s' must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), "
-     "without '.' or '..' parts"),
-])
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"kubelet_numa_k3s_version": "1.32"}, "kubelet_numa_k3s_version: '1.32' is not a k3s version such as v1.32.5+k3s1"),
+        (
+            {"kubelet_numa_k3s_version": 1.32},
+            "kubelet_numa_k3s_version: 1.32 (float) is not a k3s version such as v1.32.5+k3s1: write it as a quoted string (YAML reads 1.30 as the number 1.3)",
+        ),
+        ({"kubelet_numa_k3s_version": "latest"}, "kubelet_numa_k3s_version: 'latest' is not a k3s version such as v1.32.5+k3s1"),
+        (
+            {"kubelet_numa_k3s_role": "worker"},
+            (
+                "kubelet_numa_k3s_role: 'worker' is not one of server, agent (the k3s service this node runs: k3s.service for a server, "
+                "k3s-agent.service for an agent)"
+            ),
+        ),
+        (
+            {"kubelet_numa_k3s_data_dir": "var/lib/rancher/k3s"},
+            (
+                "kubelet_numa_k3s_data_dir: 'var/lib/rancher/k3s' must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), "
+                "without '.' or '..' parts"
+            ),
+        ),
+    ],
+)
 def test_bad_k3s_variables_name_the_variable_the_value_and_the_rule(variables, message):
     merged = dict({"kubelet_numa_k3s_version": "v1.32.5+k3s1", "kubelet_numa_k3s_role": "agent"}, **variables)
     with pytest.raises(PlanError) as raised:
@@ -130,8 +155,14 @@ def test_bad_k3s_variables_name_the_variable_the_value_and_the_rule(variables, m
 
 
 def test_custom_config_and_data_directories():
-    result = plan("k3s", {"/srv/k3s-etc/config.yaml": "token: x\n"}, kubelet_numa_k3s_version="v1.33.1+k3s1", kubelet_numa_k3s_role="server",
-                  kubelet_numa_k3s_config_dir="/srv/k3s-etc", kubelet_numa_k3s_data_dir="/srv/k3s")
+    result = plan(
+        "k3s",
+        {"/srv/k3s-etc/config.yaml": "token: x\n"},
+        kubelet_numa_k3s_version="v1.33.1+k3s1",
+        kubelet_numa_k3s_role="server",
+        kubelet_numa_k3s_config_dir="/srv/k3s-etc",
+        kubelet_numa_k3s_data_dir="/srv/k3s",
+    )
     assert list(written(result)) == ["/srv/k3s/agent/etc/kubelet.conf.d/50-numa-kubelet.conf"]
 
 
@@ -139,8 +170,12 @@ def test_discover_detects_k3s_then_asks_its_version_and_enabled_service():
     node = FakeNode({CONFIG: "token: x\n"}, dirs={"/etc/rancher/k3s"}, units={"k3s.service": "disabled", "k3s-agent.service": "enabled"})
     facts, _attributes = discover(dict(DEFAULTS), node)
     assert node.asked[0] == ("read", detection_paths(), [], False)
-    assert node.asked[1] == ("read", [CONFIG, "/var/lib/kubelet/memory_manager_state", "/var/lib/kubelet/cpu_manager_state"],
-                             ["/etc/rancher/k3s/config.yaml.d", DROPIN_DIR], True)
+    assert node.asked[1] == (
+        "read",
+        [CONFIG, "/var/lib/kubelet/memory_manager_state", "/var/lib/kubelet/cpu_manager_state"],
+        ["/etc/rancher/k3s/config.yaml.d", DROPIN_DIR],
+        True,
+    )
     assert node.asked[2:] == [("k3s_version",), ("unit_file_state", "k3s.service"), ("unit_file_state", "k3s-agent.service")]
     assert (facts["platform"], facts["k3s_role"], facts["k3s_version"]) == ("k3s", "agent", "k3s version v1.32.5+k3s1 (abc)")
     plan_from_facts = plan("k3s", facts["files"], kubelet_numa_k3s_version=facts["k3s_version"], kubelet_numa_k3s_role=facts["k3s_role"])

@@ -95,12 +95,15 @@ def test_quantity_canonicalize_zero():
 
 
 # TestQuantityCmp (the first table; the second one tests nil inf.Dec pointers, which do not exist here).
-@pytest.mark.parametrize("left, right, expected", [
-    ("0", "0", 0),
-    ("100m", "50m", 1),
-    ("50m", "100m", -1),
-    ("10000T", "100Gi", 1),
-])
+@pytest.mark.parametrize(
+    "left, right, expected",
+    [
+        ("0", "0", 0),
+        ("100m", "50m", 1),
+        ("50m", "100m", -1),
+        ("10000T", "100Gi", 1),
+    ],
+)
 def test_quantity_cmp(left, right, expected):
     first, second = Quantity.parse(left), Quantity.parse(right)
     assert ((first > second) - (first < second)) == expected
@@ -108,14 +111,17 @@ def test_quantity_cmp(left, right, expected):
 
 
 # TestParseQuantityString (parseQuantityString is package-private in Go too).
-@pytest.mark.parametrize("text, positive, value, num, denom, suffix", [
-    ("0.025Ti", True, "0.025", "0", "025", "Ti"),
-    ("1.025Ti", True, "1.025", "1", "025", "Ti"),
-    ("-1.025Ti", False, "-1.025", "1", "025", "Ti"),
-    (".", True, ".", "0", "", ""),
-    ("-.", False, "-.", "0", "", ""),
-    ("1E-3", True, "1", "1", "", "E-3"),
-])
+@pytest.mark.parametrize(
+    "text, positive, value, num, denom, suffix",
+    [
+        ("0.025Ti", True, "0.025", "0", "025", "Ti"),
+        ("1.025Ti", True, "1.025", "1", "025", "Ti"),
+        ("-1.025Ti", False, "-1.025", "1", "025", "Ti"),
+        (".", True, ".", "0", "", ""),
+        ("-.", False, "-.", "0", "", ""),
+        ("1E-3", True, "1", "1", "", "E-3"),
+    ],
+)
 def test_parse_quantity_string(text, positive, value, num, denom, suffix):
     assert _parse_quantity_string(text) == (positive, value, num, denom, suffix)
 
@@ -256,22 +262,25 @@ def test_quantity_parse_decomposes(text):
 
 # TestQuantityParse: the invalid list. Upstream only checks that an error is returned; which of the three errors
 # it is follows from parseQuantityString and suffixHandler.interpret.
-@pytest.mark.parametrize("text, kubernetes_error", [
-    ("1.1.M", FORMAT_WRONG),
-    ("1+1.0M", FORMAT_WRONG),
-    ("0.1mi", SUFFIX),
-    ("0.1am", FORMAT_WRONG),
-    ("aoeu", FORMAT_WRONG),
-    (".5i", SUFFIX),
-    ("1i", SUFFIX),
-    ("-3.01i", SUFFIX),
-    ("-3.01e-", SUFFIX),
-    # trailing whitespace is forbidden
-    (" 1", FORMAT_WRONG),
-    ("1 ", FORMAT_WRONG),
-    # TestQuantityParse: "expected empty string to return error"
-    ("", FORMAT_WRONG),
-])
+@pytest.mark.parametrize(
+    "text, kubernetes_error",
+    [
+        ("1.1.M", FORMAT_WRONG),
+        ("1+1.0M", FORMAT_WRONG),
+        ("0.1mi", SUFFIX),
+        ("0.1am", FORMAT_WRONG),
+        ("aoeu", FORMAT_WRONG),
+        (".5i", SUFFIX),
+        ("1i", SUFFIX),
+        ("-3.01i", SUFFIX),
+        ("-3.01e-", SUFFIX),
+        # trailing whitespace is forbidden
+        (" 1", FORMAT_WRONG),
+        ("1 ", FORMAT_WRONG),
+        # TestQuantityParse: "expected empty string to return error"
+        ("", FORMAT_WRONG),
+    ],
+)
 def test_quantity_parse_invalid(text, kubernetes_error):
     with pytest.raises(QuantityError) as raised:
         Quantity.parse(text)
@@ -283,25 +292,28 @@ def test_quantity_parse_invalid(text, kubernetes_error):
 # TestQuantityCmpInt64AndDec, as int64Amount {value, scale} pairs. Skipped rows hold values finer than 1n, which
 # no parsed or constructed quantity can: {mostPositive, -16}, {mostNegative, -18}, {mostNegative, -19},
 # {10**18 + 1, -17} and {10**18 - 1, -17}.
-@pytest.mark.parametrize("left, right, expected", [
-    ((901, -2), (901, -2), 0),
-    ((90, -1), (901, -2), -1),
-    ((901, -2), (900, -2), 1),
-    ((0, 0), (0, 0), 0),
-    ((0, 1), (0, -1), 0),
-    ((0, -1), (0, 1), 0),
-    ((800, -3), (1, 0), -1),
-    ((800, -3), (79, -2), 1),
-    ((MOST_POSITIVE, 0), (1, -1), 1),
-    ((MOST_POSITIVE, 1), (1, 0), 1),
-    ((MOST_POSITIVE, 1), (1, 1), 1),
-    ((MOST_POSITIVE, 1), (0, 1), 1),
-    ((MOST_NEGATIVE, 0), (0, 0), -1),
-    ((10 ** 18, -17), (1, 1), 0),
-    ((10 ** 18, -17), (-10, 0), 1),
-    ((-10 ** 18, -17), (-10, 0), 0),
-    ((10 ** 18, -17), (1, 0), 1),
-])
+@pytest.mark.parametrize(
+    "left, right, expected",
+    [
+        ((901, -2), (901, -2), 0),
+        ((90, -1), (901, -2), -1),
+        ((901, -2), (900, -2), 1),
+        ((0, 0), (0, 0), 0),
+        ((0, 1), (0, -1), 0),
+        ((0, -1), (0, 1), 0),
+        ((800, -3), (1, 0), -1),
+        ((800, -3), (79, -2), 1),
+        ((MOST_POSITIVE, 0), (1, -1), 1),
+        ((MOST_POSITIVE, 1), (1, 0), 1),
+        ((MOST_POSITIVE, 1), (1, 1), 1),
+        ((MOST_POSITIVE, 1), (0, 1), 1),
+        ((MOST_NEGATIVE, 0), (0, 0), -1),
+        ((10**18, -17), (1, 1), 0),
+        ((10**18, -17), (-10, 0), 1),
+        ((-(10**18), -17), (-10, 0), 0),
+        ((10**18, -17), (1, 0), 1),
+    ],
+)
 def test_quantity_cmp_int64_and_dec(left, right, expected):
     first, second = amount(*left), amount(*right)
     assert ((first > second) - (first < second)) == expected
@@ -375,31 +387,37 @@ def test_quantity_string(value, fmt, canonical, alternate):
 
 
 # TestQuantityParseEmit
-@pytest.mark.parametrize("text, expected", [
-    ("1Ki", "1Ki"),
-    ("1Mi", "1Mi"),
-    ("1Gi", "1Gi"),
-    ("1024Mi", "1Gi"),
-    ("1000M", "1G"),
-    (".001Ki", "1024m"),
-    (".000001Ki", "1024u"),
-    (".000000001Ki", "1024n"),
-    (".000000000001Ki", "2n"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("1Ki", "1Ki"),
+        ("1Mi", "1Mi"),
+        ("1Gi", "1Gi"),
+        ("1024Mi", "1Gi"),
+        ("1000M", "1G"),
+        (".001Ki", "1024m"),
+        (".000001Ki", "1024u"),
+        (".000000001Ki", "1024n"),
+        (".000000000001Ki", "2n"),
+    ],
+)
 def test_quantity_parse_emit(text, expected):
     assert str(Quantity.parse(text)) == expected
     assert str(Quantity.parse("-" + text)) == "-" + expected
 
 
 # TestNewSet (NewQuantity; Set and ToDec are not ported).
-@pytest.mark.parametrize("value, fmt, expected", [
-    (1, DSI, "1"),
-    (1000, DSI, "1k"),
-    (1234000, DSI, "1234k"),
-    (1024, BSI, "1Ki"),
-    (1000000, "invalidFormatDefaultsToExponent", "1e6"),
-    (1024 * 1024, BSI, "1Mi"),
-])
+@pytest.mark.parametrize(
+    "value, fmt, expected",
+    [
+        (1, DSI, "1"),
+        (1000, DSI, "1k"),
+        (1234000, DSI, "1234k"),
+        (1024, BSI, "1Ki"),
+        (1000000, "invalidFormatDefaultsToExponent", "1e6"),
+        (1024 * 1024, BSI, "1Mi"),
+    ],
+)
 def test_new_set(value, fmt, expected):
     quantity = Quantity.from_int(value, fmt)
     assert str(quantity) == expected
@@ -407,14 +425,17 @@ def test_new_set(value, fmt, expected):
 
 
 # TestAdd: (receiver, argument, sum); Quantity{Format: DecimalSI} is a zero DecimalSI quantity.
-@pytest.mark.parametrize("left, right, expected", [
-    ((dec(10), DSI), (dec(1, 1), DSI), dec(20)),
-    ((dec(10), DSI), (dec(1), BSI), dec(11)),
-    ((dec(10), BSI), (dec(1), DSI), dec(11)),
-    ((dec(0), DSI), (dec(50), DSI), dec(50)),
-    ((dec(50), DSI), (dec(0), DSI), dec(50)),
-    ((dec(0), DSI), (dec(0), DSI), dec(0)),
-])
+@pytest.mark.parametrize(
+    "left, right, expected",
+    [
+        ((dec(10), DSI), (dec(1, 1), DSI), dec(20)),
+        ((dec(10), DSI), (dec(1), BSI), dec(11)),
+        ((dec(10), BSI), (dec(1), DSI), dec(11)),
+        ((dec(0), DSI), (dec(50), DSI), dec(50)),
+        ((dec(50), DSI), (dec(0), DSI), dec(50)),
+        ((dec(0), DSI), (dec(0), DSI), dec(0)),
+    ],
+)
 def test_add(left, right, expected):
     receiver = Quantity.from_int(0, left[1]) if not left[0] else with_format(*left)
     argument = Quantity.from_int(0, right[1]) if not right[0] else with_format(*right)
@@ -529,26 +550,32 @@ def test_quantity_value_set():
 
 
 # amount_test.go TestInt64AmountAsInt64
-@pytest.mark.parametrize("value, scale, expected", [
-    (100, 0, 100),
-    (100, 1, 1000),
-    (100, -5, None),
-    (100, 100, None),
-])
+@pytest.mark.parametrize(
+    "value, scale, expected",
+    [
+        (100, 0, 100),
+        (100, 1, 1000),
+        (100, -5, None),
+        (100, 100, None),
+    ],
+)
 def test_int64_amount_as_int64(value, scale, expected):
     assert amount(value, scale).as_int64() == expected
 
 
 # amount_test.go TestInt64AmountAdd: (a, b, c, ok); when int64Amount.Add overflows, Quantity.Add falls back to an
 # exact inf.Dec, which AsInt64 refuses. Skipped: the rows built on {mostPositive, -1}, which no parse yields.
-@pytest.mark.parametrize("left, right, total, fits", [
-    ((100, 1), (10, 2), (200, 1), True),
-    ((100, 1), (1, 2), (110, 1), True),
-    ((100, 1), (1, 100), None, False),
-    ((-5, 2), (50, 1), (0, 1), True),
-    ((-5, 2), (5, 2), (0, 2), True),
-    ((MOST_POSITIVE // 10, 1), (10, 0), None, False),
-])
+@pytest.mark.parametrize(
+    "left, right, total, fits",
+    [
+        ((100, 1), (10, 2), (200, 1), True),
+        ((100, 1), (1, 2), (110, 1), True),
+        ((100, 1), (1, 100), None, False),
+        ((-5, 2), (50, 1), (0, 1), True),
+        ((-5, 2), (5, 2), (0, 2), True),
+        ((MOST_POSITIVE // 10, 1), (10, 0), None, False),
+    ],
+)
 def test_int64_amount_add(left, right, total, fits):
     exact = exact_sum(dec(*left), dec(*right))
     for first, second in ((left, right), (right, left)):  # addition is commutative
@@ -562,38 +589,47 @@ def test_int64_amount_add(left, right, total, fits):
 
 
 # amount_test.go TestInt64AsCanonicalString, read through String() in DecimalExponent.
-@pytest.mark.parametrize("value, scale, expected", [
-    (100, 0, "100"),
-    (100, 1, "1e3"),
-    (100, -1, "10"),
-    (10800, -10, "1080e-9"),
-])
+@pytest.mark.parametrize(
+    "value, scale, expected",
+    [
+        (100, 0, "100"),
+        (100, 1, "1e3"),
+        (100, -1, "10"),
+        (10800, -10, "1080e-9"),
+    ],
+)
 def test_int64_as_canonical_string(value, scale, expected):
     assert str(uncached(amount(value, scale))) == expected
 
 
 # amount_test.go TestAmountSign
-@pytest.mark.parametrize("value, scale, expected", [
-    (-50, 1, -1),
-    (0, 1, 0),
-    (300, 1, 1),
-    (-50, -8, -1),
-    (50, -8, 1),
-    (0, -8, 0),
-    (-50, 0, -1),
-    (50, 0, 1),
-    (0, 0, 0),
-])
+@pytest.mark.parametrize(
+    "value, scale, expected",
+    [
+        (-50, 1, -1),
+        (0, 1, 0),
+        (300, 1, 1),
+        (-50, -8, -1),
+        (50, -8, 1),
+        (0, -8, 0),
+        (-50, 0, -1),
+        (50, 0, 1),
+        (0, 0, 0),
+    ],
+)
 def test_amount_sign(value, scale, expected):
     assert amount(value, scale).sign() == expected
     assert amount(value, scale).is_zero() is (expected == 0)
 
 
 # amount_test.go TestInt64AmountAsScaledInt64, the rows at scale 0 (Value); the others need ScaledValue.
-@pytest.mark.parametrize("value, scale, expected", [
-    (93, -1, 10),
-    (100, -1, 10),
-])
+@pytest.mark.parametrize(
+    "value, scale, expected",
+    [
+        (93, -1, 10),
+        (100, -1, 10),
+    ],
+)
 def test_int64_amount_as_scaled_int64(value, scale, expected):
     assert amount(value, scale).value() == expected
 
@@ -608,27 +644,30 @@ def test_examples():
 
 # quantity_overflow_test.go quantityAccessorCases, the Sign, Value and String columns (that file pins a later
 # upstream, whose parser takes 19 digits on the int64 path; AsInt64 there differs and is covered above).
-@pytest.mark.parametrize("text, sign, value, string", [
-    ("9223372036854775807", 1, MOST_POSITIVE, "9223372036854775807"),
-    ("1E", 1, 10 ** 18, "1E"),
-    ("8Ei", 1, MOST_POSITIVE, "9223372036854775807"),
-    ("-8Ei", -1, -MOST_POSITIVE, "-9223372036854775807"),
-    ("20Ei", 1, MOST_POSITIVE, "9223372036854775807"),
-    ("-20Ei", -1, -MOST_POSITIVE, "-9223372036854775807"),
-    ("9223372036854775808", 1, MOST_POSITIVE, "9223372036854775808"),
-    ("18446744073709551616", 1, MOST_POSITIVE, "18446744073709551616"),
-    ("100E", 1, MOST_POSITIVE, "100E"),
-    ("1000E", 1, MOST_POSITIVE, "1e21"),
-    ("5000E", 1, MOST_POSITIVE, "5e21"),
-    ("1e100", 1, MOST_POSITIVE, "10e99"),
-    ("-9223372036854775808", -1, MOST_NEGATIVE, "-9223372036854775808"),
-    ("-9223372036854775807", -1, MOST_NEGATIVE + 1, "-9223372036854775807"),
-    ("-1e30", -1, MOST_NEGATIVE, "-1e30"),
-    ("-100E", -1, MOST_NEGATIVE, "-100E"),
-    ("-1000E", -1, MOST_NEGATIVE, "-1e21"),
-    ("-9.5Gi", -1, -10200547328, "-9728Mi"),
-    ("-9.5000000001Gi", -1, -10200547329, "-10200547328107374183n"),
-])
+@pytest.mark.parametrize(
+    "text, sign, value, string",
+    [
+        ("9223372036854775807", 1, MOST_POSITIVE, "9223372036854775807"),
+        ("1E", 1, 10**18, "1E"),
+        ("8Ei", 1, MOST_POSITIVE, "9223372036854775807"),
+        ("-8Ei", -1, -MOST_POSITIVE, "-9223372036854775807"),
+        ("20Ei", 1, MOST_POSITIVE, "9223372036854775807"),
+        ("-20Ei", -1, -MOST_POSITIVE, "-9223372036854775807"),
+        ("9223372036854775808", 1, MOST_POSITIVE, "9223372036854775808"),
+        ("18446744073709551616", 1, MOST_POSITIVE, "18446744073709551616"),
+        ("100E", 1, MOST_POSITIVE, "100E"),
+        ("1000E", 1, MOST_POSITIVE, "1e21"),
+        ("5000E", 1, MOST_POSITIVE, "5e21"),
+        ("1e100", 1, MOST_POSITIVE, "10e99"),
+        ("-9223372036854775808", -1, MOST_NEGATIVE, "-9223372036854775808"),
+        ("-9223372036854775807", -1, MOST_NEGATIVE + 1, "-9223372036854775807"),
+        ("-1e30", -1, MOST_NEGATIVE, "-1e30"),
+        ("-100E", -1, MOST_NEGATIVE, "-100E"),
+        ("-1000E", -1, MOST_NEGATIVE, "-1e21"),
+        ("-9.5Gi", -1, -10200547328, "-9728Mi"),
+        ("-9.5000000001Gi", -1, -10200547329, "-10200547328107374183n"),
+    ],
+)
 def test_quantity_accessors(text, sign, value, string):
     quantity = Quantity.parse(text)
     assert (quantity.sign(), quantity.value(), str(quantity)) == (sign, value, string)
@@ -660,15 +699,18 @@ def test_as_int64_depends_on_the_representation():
     assert refused == Quantity.parse("5.47356672G")
 
 
-@pytest.mark.parametrize("count, expected", [
-    (1073741824, "1Gi"),
-    (9017753600, "8600Mi"),
-    (405033580, "405033580"),
-    (0, "0"),
-    (536870912, "512Mi"),
-    (1023, "1023"),
-    (-GI, "-1Gi"),
-])
+@pytest.mark.parametrize(
+    "count, expected",
+    [
+        (1073741824, "1Gi"),
+        (9017753600, "8600Mi"),
+        (405033580, "405033580"),
+        (0, "0"),
+        (536870912, "512Mi"),
+        (1023, "1023"),
+        (-GI, "-1Gi"),
+    ],
+)
 def test_canonical_bytes(count, expected):
     assert canonical_bytes(count) == expected
 
@@ -687,33 +729,36 @@ def test_reservation_sum():
 
 
 # Quirks of ParseQuantity that follow from the Go code (no upstream table holds them).
-@pytest.mark.parametrize("text, value, fmt, string, as_int64", [
-    # The scanner wants no digit at all: a bare sign, a bare point or a bare suffix is zero.
-    ("-", dec(0), DSI, "0", 0),
-    (".", dec(0), DSI, "0", 0),
-    ("Ki", dec(0), BSI, "0", 0),
-    ("e5", dec(0), DEXP, "0", 0),
-    # An input judged canonical is kept as written, however odd.
-    ("1.G", dec(1, 9), DSI, "1.G", 10 ** 9),
-    ("+1Ki", dec(KI), BSI, "+1Ki", KI),
-    ("01Ki", dec(KI), BSI, "01Ki", KI),
-    ("1.500G", dec(15, 8), DSI, "1.500G", 15 * 10 ** 8),
-    # The decimal exponent is read as int64 and truncated to int32: 4294967297 is 1.
-    ("1e4294967297", dec(1, 1), DEXP, "10", 10),
-    # AsInt64 refuses a negative scale even for a whole value, and binary suffixes past the int64 fast path.
-    ("0m", dec(0), DSI, "0", None),
-    ("1000m", dec(1), DSI, "1", None),
-    ("1.0", dec(1), DSI, "1", None),
-    ("1024.0Mi", dec(GI), BSI, "1Gi", None),
-    ("99999999999Ki", dec(99999999999 * KI), BSI, "99999999999Ki", 99999999999 * KI),
-    ("100000000001Ki", dec(100000000001 * KI), BSI, "100000000001Ki", None),
-    ("99Ti", dec(99 * TI), BSI, "99Ti", 99 * TI),
-    ("100Ti", dec(100 * TI), BSI, "100Ti", None),
-    ("1Pi", dec(PI), BSI, "1Pi", None),
-    # Only BinarySI is capped at the largest int64.
-    ("8Ei", dec(MOST_POSITIVE), BSI, "9223372036854775807", None),
-    ("10E", dec(10, 18), DSI, "10E", None),
-])
+@pytest.mark.parametrize(
+    "text, value, fmt, string, as_int64",
+    [
+        # The scanner wants no digit at all: a bare sign, a bare point or a bare suffix is zero.
+        ("-", dec(0), DSI, "0", 0),
+        (".", dec(0), DSI, "0", 0),
+        ("Ki", dec(0), BSI, "0", 0),
+        ("e5", dec(0), DEXP, "0", 0),
+        # An input judged canonical is kept as written, however odd.
+        ("1.G", dec(1, 9), DSI, "1.G", 10**9),
+        ("+1Ki", dec(KI), BSI, "+1Ki", KI),
+        ("01Ki", dec(KI), BSI, "01Ki", KI),
+        ("1.500G", dec(15, 8), DSI, "1.500G", 15 * 10**8),
+        # The decimal exponent is read as int64 and truncated to int32: 4294967297 is 1.
+        ("1e4294967297", dec(1, 1), DEXP, "10", 10),
+        # AsInt64 refuses a negative scale even for a whole value, and binary suffixes past the int64 fast path.
+        ("0m", dec(0), DSI, "0", None),
+        ("1000m", dec(1), DSI, "1", None),
+        ("1.0", dec(1), DSI, "1", None),
+        ("1024.0Mi", dec(GI), BSI, "1Gi", None),
+        ("99999999999Ki", dec(99999999999 * KI), BSI, "99999999999Ki", 99999999999 * KI),
+        ("100000000001Ki", dec(100000000001 * KI), BSI, "100000000001Ki", None),
+        ("99Ti", dec(99 * TI), BSI, "99Ti", 99 * TI),
+        ("100Ti", dec(100 * TI), BSI, "100Ti", None),
+        ("1Pi", dec(PI), BSI, "1Pi", None),
+        # Only BinarySI is capped at the largest int64.
+        ("8Ei", dec(MOST_POSITIVE), BSI, "9223372036854775807", None),
+        ("10E", dec(10, 18), DSI, "10E", None),
+    ],
+)
 def test_parse_quirks(text, value, fmt, string, as_int64):
     quantity = Quantity.parse(text)
     assert (quantity.exact, quantity.format, str(quantity), quantity.as_int64()) == (value, fmt, string, as_int64)
@@ -727,21 +772,24 @@ def test_int32_exponent_wraps():
     assert Quantity.parse("1000e2147483647").exact == Decimal("1e2147483650")
 
 
-@pytest.mark.parametrize("text, kubernetes_error", [
-    # Any character outside the suffix alphabet ends the scan with the regexp error, not ErrSuffix.
-    ("5Zi", FORMAT_WRONG),
-    ("1KiB", FORMAT_WRONG),
-    ("1,5Gi", FORMAT_WRONG),
-    ("1Gi\n", FORMAT_WRONG),
-    # Letters from the alphabet that name no suffix.
-    ("5Mii", SUFFIX),
-    ("1kK", SUFFIX),
-    ("1e", SUFFIX),
-    ("1e99999999999999999999", SUFFIX),
-    # A number without a digit, on the inf.Dec path (an exponent below -9).
-    (".e-10", NUMERIC),
-    ("e-10", NUMERIC),
-])
+@pytest.mark.parametrize(
+    "text, kubernetes_error",
+    [
+        # Any character outside the suffix alphabet ends the scan with the regexp error, not ErrSuffix.
+        ("5Zi", FORMAT_WRONG),
+        ("1KiB", FORMAT_WRONG),
+        ("1,5Gi", FORMAT_WRONG),
+        ("1Gi\n", FORMAT_WRONG),
+        # Letters from the alphabet that name no suffix.
+        ("5Mii", SUFFIX),
+        ("1kK", SUFFIX),
+        ("1e", SUFFIX),
+        ("1e99999999999999999999", SUFFIX),
+        # A number without a digit, on the inf.Dec path (an exponent below -9).
+        (".e-10", NUMERIC),
+        ("e-10", NUMERIC),
+    ],
+)
 def test_parse_error_texts(text, kubernetes_error):
     with pytest.raises(QuantityError) as raised:
         Quantity.parse(text)
@@ -834,8 +882,10 @@ quantity_texts = st.builds(
     st.sampled_from(["", "+", "-"]),
     st.text("0123456789", max_size=22),
     st.one_of(st.just(""), st.text("0123456789", max_size=12).map(lambda digits: "." + digits)),
-    st.one_of(st.sampled_from(SUFFIXES), st.builds(lambda letter, sign, exponent: f"{letter}{sign}{exponent}",
-                                                   st.sampled_from("eE"), st.sampled_from(["", "+", "-"]), st.integers(0, 30))),
+    st.one_of(
+        st.sampled_from(SUFFIXES),
+        st.builds(lambda letter, sign, exponent: f"{letter}{sign}{exponent}", st.sampled_from("eE"), st.sampled_from(["", "+", "-"]), st.integers(0, 30)),
+    ),
 )
 
 

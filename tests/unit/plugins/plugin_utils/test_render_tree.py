@@ -161,12 +161,15 @@ def test_host_dir_or_dest_that_is_a_file_is_refused(layout):
     assert snapshot(tmp_path) == before
 
 
-@pytest.mark.parametrize("outputs, message", [
-    ([("/plan.json", "x"), ("plan.json", "y")], "two of the host's outputs"),
-    ([("/etc/kubernetes", "x"), ("/etc/kubernetes/kubelet.conf.d/a.conf", "y")], "both a file and the directory"),
-    ([("/etc/../x", "x")], "not a plain path"),
-    ([("/" + MANIFEST, "x")], "keeps for itself"),
-])
+@pytest.mark.parametrize(
+    "outputs, message",
+    [
+        ([("/plan.json", "x"), ("plan.json", "y")], "two of the host's outputs"),
+        ([("/etc/kubernetes", "x"), ("/etc/kubernetes/kubelet.conf.d/a.conf", "y")], "both a file and the directory"),
+        ([("/etc/../x", "x")], "not a plain path"),
+        ([("/" + MANIFEST, "x")], "keeps for itself"),
+    ],
+)
 def test_outputs_that_collide_are_refused(layout, outputs, message):
     tmp_path, dest, _outside = layout
     before = snapshot(tmp_path)

@@ -34,26 +34,36 @@ def limits(result):
     return [(item["numaNode"], item["limits"]["memory"]) for item in result]
 
 
-@pytest.mark.parametrize("config, expected", [
-    # Kubernetes docs (memory-manager "Reserved memory flag"): 4Gi + 1Gi + 100Mi.
-    (static(kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"}), "5220Mi"),
-    (static(systemReserved={"memory": "16Gi"}), "16484Mi"),
-    (static(kubeReserved={"memory": "1Gi"}, systemReserved={"memory": "16484Mi"}), "17608Mi"),
-    (static(kubeReserved={"memory": "20Gi"}, systemReserved={"memory": "412Mi"}), "20992Mi"),
-    # The seed EKS p4d config: kubeReserved pinned at 8500Mi, nodeadm's evictionHard memory.available 100Mi.
-    (static(kubeReserved={"memory": "8500Mi"}, evictionHard={"memory.available": "100Mi"}), "8600Mi"),
-    # EKS p4d.24xlarge computed by nodeadm: (11 * 737 + 255)Mi + 100Mi.
-    (static(kubeReserved={"memory": "8362Mi"}, evictionHard={"memory.available": "100Mi"}), "8462Mi"),
-    # evictionHard present without memory.available: the memory term is 0 (docs/kubelet-facts.md section 2, verified on a kubelet).
-    (static(kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}, evictionHard={"nodefs.available": "10%"}), "924Mi"),
-    # ... unless mergeDefaultEvictionSettings brings the 100Mi default back.
-    (static(kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}, evictionHard={"nodefs.available": "10%"},
-            mergeDefaultEvictionSettings=True), "1Gi"),
-    # evictionHard: null is no evictionHard at all: the default applies.
-    (static(kubeReserved={"memory": "924Mi"}, evictionHard=None), "1Gi"),
-    # 1Gi written as 1024Mi plus decimal units: compared as exact decimals.
-    (static(kubeReserved={"memory": "1G"}, evictionHard={"memory.available": "1"}), "1000000001"),
-])
+@pytest.mark.parametrize(
+    "config, expected",
+    [
+        # Kubernetes docs (memory-manager "Reserved memory flag"): 4Gi + 1Gi + 100Mi.
+        (static(kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"}), "5220Mi"),
+        (static(systemReserved={"memory": "16Gi"}), "16484Mi"),
+        (static(kubeReserved={"memory": "1Gi"}, systemReserved={"memory": "16484Mi"}), "17608Mi"),
+        (static(kubeReserved={"memory": "20Gi"}, systemReserved={"memory": "412Mi"}), "20992Mi"),
+        # The seed EKS p4d config: kubeReserved pinned at 8500Mi, nodeadm's evictionHard memory.available 100Mi.
+        (static(kubeReserved={"memory": "8500Mi"}, evictionHard={"memory.available": "100Mi"}), "8600Mi"),
+        # EKS p4d.24xlarge computed by nodeadm: (11 * 737 + 255)Mi + 100Mi.
+        (static(kubeReserved={"memory": "8362Mi"}, evictionHard={"memory.available": "100Mi"}), "8462Mi"),
+        # evictionHard present without memory.available: the memory term is 0 (docs/kubelet-facts.md section 2, verified on a kubelet).
+        (static(kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}, evictionHard={"nodefs.available": "10%"}), "924Mi"),
+        # ... unless mergeDefaultEvictionSettings brings the 100Mi default back.
+        (
+            static(
+                kubeReserved={"memory": "512Mi"},
+                systemReserved={"memory": "412Mi"},
+                evictionHard={"nodefs.available": "10%"},
+                mergeDefaultEvictionSettings=True,
+            ),
+            "1Gi",
+        ),
+        # evictionHard: null is no evictionHard at all: the default applies.
+        (static(kubeReserved={"memory": "924Mi"}, evictionHard=None), "1Gi"),
+        # 1Gi written as 1024Mi plus decimal units: compared as exact decimals.
+        (static(kubeReserved={"memory": "1G"}, evictionHard={"memory.available": "1"}), "1000000001"),
+    ],
+)
 def test_memory_reservation_totals(config, expected):
     assert memory_reservation(config).total == Quantity.parse(expected)
 
@@ -63,12 +73,15 @@ def test_reservation_explains_its_terms():
     assert reservation.describe() == "systemReserved.memory 1Gi + kubeReserved.memory 4Gi + evictionHard memory.available (kubelet default) 100Mi"
 
 
-@pytest.mark.parametrize("percentage, capacity_kib, expected_bytes", [
-    # docs/kubelet-facts.md section 2: float32 arithmetic, not the exact 405,033,574.4.
-    ("5%", 7910812, 405033580),
-    ("10%", 7910812, 810067160),
-    ("7.5%", 16 * 1024 * 1024, 1288490240),
-])
+@pytest.mark.parametrize(
+    "percentage, capacity_kib, expected_bytes",
+    [
+        # docs/kubelet-facts.md section 2: float32 arithmetic, not the exact 405,033,574.4.
+        ("5%", 7910812, 405033580),
+        ("10%", 7910812, 810067160),
+        ("7.5%", 16 * 1024 * 1024, 1288490240),
+    ],
+)
 def test_percentage_uses_the_kubelets_float32_arithmetic(percentage, capacity_kib, expected_bytes):
     term = eviction_memory_term({"evictionHard": {"memory.available": percentage}}, capacity_kib * 1024)
     assert term.quantity.value() == expected_bytes
@@ -91,13 +104,16 @@ def test_percentage_without_capacity_is_a_clear_error():
         memory_reservation(static(evictionHard={"memory.available": "5%"}))
 
 
-@pytest.mark.parametrize("value, message", [
-    ("101%", "evictionHard.memory.available: eviction percentage threshold memory.available must be <= 100%: 101%"),
-    ("-1%", "evictionHard.memory.available: eviction percentage threshold memory.available must be >= 0%: -1%"),
-    ("abc%", 'evictionHard.memory.available: strconv.ParseFloat: parsing "abc": invalid syntax'),
-    ("0", "evictionHard.memory.available: eviction threshold memory.available must be positive: 0"),
-    ("-1Mi", "evictionHard.memory.available: eviction threshold memory.available must be positive: -1Mi"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("101%", "evictionHard.memory.available: eviction percentage threshold memory.available must be <= 100%: 101%"),
+        ("-1%", "evictionHard.memory.available: eviction percentage threshold memory.available must be >= 0%: -1%"),
+        ("abc%", 'evictionHard.memory.available: strconv.ParseFloat: parsing "abc": invalid syntax'),
+        ("0", "evictionHard.memory.available: eviction threshold memory.available must be positive: 0"),
+        ("-1Mi", "evictionHard.memory.available: eviction threshold memory.available must be positive: -1Mi"),
+    ],
+)
 def test_invalid_eviction_thresholds(value, message):
     with pytest.raises(KubeletConfigError) as error:
         eviction_memory_term({"evictionHard": {"memory.available": value}}, GI)
@@ -118,27 +134,38 @@ def test_unknown_eviction_signal():
         eviction_memory_term({"evictionHard": {"memory.availible": "100Mi"}})
 
 
-@pytest.mark.parametrize("config, nodes, split, expected", [
-    (static(kubeReserved={"memory": "8500Mi"}, evictionHard={"memory.available": "100Mi"}), [0, 1], "even", [(0, "4300Mi"), (1, "4300Mi")]),
-    (static(kubeReserved={"memory": "8362Mi"}, evictionHard={"memory.available": "100Mi"}), [0, 1], "even", [(0, "4231Mi"), (1, "4231Mi")]),
-    (static(systemReserved={"memory": "16Gi"}), [0, 1], "even", [(0, "8242Mi"), (1, "8242Mi")]),
-    (static(kubeReserved={"memory": "1Gi"}, systemReserved={"memory": "16484Mi"}), [0, 1], "even", [(0, "8804Mi"), (1, "8804Mi")]),
-    (static(kubeReserved={"memory": "20Gi"}, systemReserved={"memory": "412Mi"}), [0, 1], "even", [(0, "10496Mi"), (1, "10496Mi")]),
-    # 1Gi over two nodes: each share in the coarsest unit that keeps the shares equal.
-    (static(kubeReserved={"memory": "924Mi"}), [0, 1], "even", [(0, "512Mi"), (1, "512Mi")]),
-    # An odd number of Mi: equal shares in Ki.
-    (static(kubeReserved={"memory": "5121Mi"}, evictionHard={"nodefs.available": "5%"}), [0, 1], "even", [(0, "2621952Ki"), (1, "2621952Ki")]),
-    # No equal split in whole bytes: shares differ by one byte, the extra byte on the lowest id.
-    (static(kubeReserved={"memory": "4Gi"}, evictionHard={"nodefs.available": "5%"}), [0, 1, 2], "even",
-     [(0, "1431655766"), (1, "1431655765"), (2, "1431655765")]),
-    (static(kubeReserved={"memory": "8500Mi"}), [1, 0], "first", [(0, "8600Mi")]),
-    # Fewer units than nodes: zero shares are left out, the kubelet refuses a zero limit.
-    (static(kubeReserved={"memory": "1"}, evictionHard={"nodefs.available": "5%"}), [0, 1], "even", [(0, "1")]),
-    (static(kubeReserved={"memory": "3Gi"}, evictionHard={"nodefs.available": "5%"}),
-     [{"id": 0, "memory_bytes": 3 * GI}, {"id": 1, "memory_bytes": GI}], "proportional", [(0, "2304Mi"), (1, "768Mi")]),
-    (static(kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"}), [0, 1], {0: "3Gi", 1: "2148Mi"}, [(0, "3Gi"), (1, "2148Mi")]),
-    (static(kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"}), [0, 1], {"1": "5220Mi"}, [(1, "5220Mi")]),
-])
+@pytest.mark.parametrize(
+    "config, nodes, split, expected",
+    [
+        (static(kubeReserved={"memory": "8500Mi"}, evictionHard={"memory.available": "100Mi"}), [0, 1], "even", [(0, "4300Mi"), (1, "4300Mi")]),
+        (static(kubeReserved={"memory": "8362Mi"}, evictionHard={"memory.available": "100Mi"}), [0, 1], "even", [(0, "4231Mi"), (1, "4231Mi")]),
+        (static(systemReserved={"memory": "16Gi"}), [0, 1], "even", [(0, "8242Mi"), (1, "8242Mi")]),
+        (static(kubeReserved={"memory": "1Gi"}, systemReserved={"memory": "16484Mi"}), [0, 1], "even", [(0, "8804Mi"), (1, "8804Mi")]),
+        (static(kubeReserved={"memory": "20Gi"}, systemReserved={"memory": "412Mi"}), [0, 1], "even", [(0, "10496Mi"), (1, "10496Mi")]),
+        # 1Gi over two nodes: each share in the coarsest unit that keeps the shares equal.
+        (static(kubeReserved={"memory": "924Mi"}), [0, 1], "even", [(0, "512Mi"), (1, "512Mi")]),
+        # An odd number of Mi: equal shares in Ki.
+        (static(kubeReserved={"memory": "5121Mi"}, evictionHard={"nodefs.available": "5%"}), [0, 1], "even", [(0, "2621952Ki"), (1, "2621952Ki")]),
+        # No equal split in whole bytes: shares differ by one byte, the extra byte on the lowest id.
+        (
+            static(kubeReserved={"memory": "4Gi"}, evictionHard={"nodefs.available": "5%"}),
+            [0, 1, 2],
+            "even",
+            [(0, "1431655766"), (1, "1431655765"), (2, "1431655765")],
+        ),
+        (static(kubeReserved={"memory": "8500Mi"}), [1, 0], "first", [(0, "8600Mi")]),
+        # Fewer units than nodes: zero shares are left out, the kubelet refuses a zero limit.
+        (static(kubeReserved={"memory": "1"}, evictionHard={"nodefs.available": "5%"}), [0, 1], "even", [(0, "1")]),
+        (
+            static(kubeReserved={"memory": "3Gi"}, evictionHard={"nodefs.available": "5%"}),
+            [{"id": 0, "memory_bytes": 3 * GI}, {"id": 1, "memory_bytes": GI}],
+            "proportional",
+            [(0, "2304Mi"), (1, "768Mi")],
+        ),
+        (static(kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"}), [0, 1], {0: "3Gi", 1: "2148Mi"}, [(0, "3Gi"), (1, "2148Mi")]),
+        (static(kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"}), [0, 1], {"1": "5220Mi"}, [(1, "5220Mi")]),
+    ],
+)
 def test_splits(config, nodes, split, expected):
     result = reserved_memory(config, nodes, split)
     assert limits(result) == expected
@@ -152,22 +179,33 @@ def test_percentage_total_is_split_in_bytes():
     assert sum(Quantity.parse(share).value() for _node, share in limits(result)) == GI + 405033580
 
 
-@pytest.mark.parametrize("split, nodes, message", [
-    ({0: "3Gi", 1: "2Gi"}, [0, 1],
-     "split: the explicit shares {0: '3Gi', 1: '2Gi'} sum to 5Gi, but the reservation is systemReserved.memory 1Gi + kubeReserved.memory 4Gi + "
-     "evictionHard memory.available (kubelet default) 100Mi = 5220Mi; the kubelet refuses any other total"),
-    ({0: "5220Mi", 2: "0"}, [0, 1], "split: NUMA nodes [2] do not exist on this machine (it has [0, 1])"),
-    ({0: "6Gi", 1: "-868Mi"}, [0, 1], "split[1]: -868Mi is negative; a NUMA node cannot give memory back"),
-    ({0: "5.09765625Gi", 1: "-0.0009765625Gi"}, [0, 1], "split[0]: 5.09765625Gi: could not covert a variable of type Quantity to int64"),
-    ("evenly", [0, 1], "split: 'evenly' is not a strategy: use one of even, first, proportional or a mapping {numa_id: quantity}"),
-    ("proportional", [0, 1], "split 'proportional' needs each node's memory: NUMA nodes [0, 1] have no memory_bytes"),
-    ("first", [{"id": 0, "memory_bytes": 4 * GI}, {"id": 1, "memory_bytes": 4 * GI}],
-     "reservedMemory for NUMA node 0 is 5220Mi but that node has only 4Gi of memory (node MemTotal)"),
-    ("even", [], "numa_nodes: the list is empty; the node needs at least NUMA node 0"),
-    ("even", [0, 0], "numa_nodes: NUMA node ids [0] appear more than once"),
-    ("even", [-1], "numa_nodes[0]: NUMA node id -1 must be a non-negative integer"),
-    ("even", "0,1", "numa_nodes: '0,1' must be a list of NUMA node ids"),
-])
+@pytest.mark.parametrize(
+    "split, nodes, message",
+    [
+        (
+            {0: "3Gi", 1: "2Gi"},
+            [0, 1],
+            (
+                "split: the explicit shares {0: '3Gi', 1: '2Gi'} sum to 5Gi, but the reservation is systemReserved.memory 1Gi + kubeReserved.memory 4Gi + "
+                "evictionHard memory.available (kubelet default) 100Mi = 5220Mi; the kubelet refuses any other total"
+            ),
+        ),
+        ({0: "5220Mi", 2: "0"}, [0, 1], "split: NUMA nodes [2] do not exist on this machine (it has [0, 1])"),
+        ({0: "6Gi", 1: "-868Mi"}, [0, 1], "split[1]: -868Mi is negative; a NUMA node cannot give memory back"),
+        ({0: "5.09765625Gi", 1: "-0.0009765625Gi"}, [0, 1], "split[0]: 5.09765625Gi: could not covert a variable of type Quantity to int64"),
+        ("evenly", [0, 1], "split: 'evenly' is not a strategy: use one of even, first, proportional or a mapping {numa_id: quantity}"),
+        ("proportional", [0, 1], "split 'proportional' needs each node's memory: NUMA nodes [0, 1] have no memory_bytes"),
+        (
+            "first",
+            [{"id": 0, "memory_bytes": 4 * GI}, {"id": 1, "memory_bytes": 4 * GI}],
+            "reservedMemory for NUMA node 0 is 5220Mi but that node has only 4Gi of memory (node MemTotal)",
+        ),
+        ("even", [], "numa_nodes: the list is empty; the node needs at least NUMA node 0"),
+        ("even", [0, 0], "numa_nodes: NUMA node ids [0] appear more than once"),
+        ("even", [-1], "numa_nodes[0]: NUMA node id -1 must be a non-negative integer"),
+        ("even", "0,1", "numa_nodes: '0,1' must be a list of NUMA node ids"),
+    ],
+)
 def test_split_errors_name_the_value_and_the_rule(split, nodes, message):
     config = static(kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"})
     with pytest.raises(KubeletConfigError) as error:
@@ -185,13 +223,16 @@ def test_fractional_bytes_cannot_be_split():
         reserved_memory(static(kubeReserved={"memory": "1500m"}), [0])
 
 
-@pytest.mark.parametrize("config, message", [
-    (static(kubeReserved={"memory": "1GB"}), "kubeReserved.memory: invalid quantity '1GB'"),
-    (static(kubeReserved={"memory": 1.5}), "kubeReserved.memory: 1.5 (float) is not a Kubernetes quantity"),
-    (static(kubeReserved={"memory": "-1Gi"}), 'kubeReserved.memory: resource quantity for "memory" cannot be negative: -1Gi'),
-    (static(systemReserved={"hugepages-2Mi": "1Gi"}), 'systemReserved.hugepages-2Mi: cannot reserve "hugepages-2Mi" resource'),
-    (static(kubeReserved="1Gi"), "kubeReserved: must be a mapping, got str '1Gi'"),
-])
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        (static(kubeReserved={"memory": "1GB"}), "kubeReserved.memory: invalid quantity '1GB'"),
+        (static(kubeReserved={"memory": 1.5}), "kubeReserved.memory: 1.5 (float) is not a Kubernetes quantity"),
+        (static(kubeReserved={"memory": "-1Gi"}), 'kubeReserved.memory: resource quantity for "memory" cannot be negative: -1Gi'),
+        (static(systemReserved={"hugepages-2Mi": "1Gi"}), 'systemReserved.hugepages-2Mi: cannot reserve "hugepages-2Mi" resource'),
+        (static(kubeReserved="1Gi"), "kubeReserved: must be a mapping, got str '1Gi'"),
+    ],
+)
 def test_reserved_resource_errors(config, message):
     with pytest.raises(KubeletConfigError) as error:
         reserved_memory(config, [0])
@@ -207,9 +248,14 @@ memory_quantities = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(kube=memory_quantities, system=memory_quantities, eviction=st.one_of(st.none(), memory_quantities),
-       node_count=st.integers(min_value=1, max_value=8), strategy=st.sampled_from(["even", "first", "proportional"]),
-       node_memory=st.lists(st.integers(min_value=1 << 42, max_value=1 << 45), min_size=8, max_size=8))
+@given(
+    kube=memory_quantities,
+    system=memory_quantities,
+    eviction=st.one_of(st.none(), memory_quantities),
+    node_count=st.integers(min_value=1, max_value=8),
+    strategy=st.sampled_from(["even", "first", "proportional"]),
+    node_memory=st.lists(st.integers(min_value=1 << 42, max_value=1 << 45), min_size=8, max_size=8),
+)
 def test_every_split_sums_exactly_and_validates(kube, system, eviction, node_count, strategy, node_memory):
     config = static(kubeReserved={"memory": kube}, systemReserved={"memory": system}, topologyManagerPolicy="single-numa-node")
     if eviction is not None:
@@ -227,8 +273,10 @@ def test_every_split_sums_exactly_and_validates(kube, system, eviction, node_cou
 
 
 @settings(max_examples=500, deadline=None)
-@given(percentage=st.decimals(min_value=0, max_value=100, places=3).filter(lambda value: value not in (0, 100)),
-       capacity_kib=st.integers(min_value=1, max_value=1 << 34))
+@given(
+    percentage=st.decimals(min_value=0, max_value=100, places=3).filter(lambda value: value not in (0, 100)),
+    capacity_kib=st.integers(min_value=1, max_value=1 << 34),
+)
 def test_percentage_matches_a_float32_oracle(percentage, capacity_kib):
     text = "%s%%" % percentage
     share = numpy.float32(numpy.float32(str(percentage)) / numpy.float32(100))

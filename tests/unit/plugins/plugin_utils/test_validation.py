@@ -51,15 +51,20 @@ def test_quantities_compare_as_exact_decimals():
 
 def test_wrong_sum_has_the_kubelets_text():
     assert errors_of(config(reservedMemory=reservations((0, {"memory": "512Mi"})))) == [
-        'reservedMemory: the total amount "512Mi" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature '
-        "(systemReserved.memory 412Mi + kubeReserved.memory 512Mi + evictionHard memory.available (kubelet default) 100Mi)"]
+        (
+            'reservedMemory: the total amount "512Mi" of type "memory" is not equal to the value "1Gi" determined by Node Allocatable feature '
+            "(systemReserved.memory 412Mi + kubeReserved.memory 512Mi + evictionHard memory.available (kubelet default) 100Mi)"
+        )
+    ]
 
 
 def test_partial_eviction_hard_drops_the_memory_term():
     partial = {"nodefs.available": "10%"}
     assert errors_of(config(evictionHard=partial, reservedMemory=reservations((0, {"memory": "924Mi"})))) == []
-    assert 'the total amount "1Gi" of type "memory" is not equal to the value "924Mi"' in errors_of(
-        config(evictionHard=partial, reservedMemory=reservations((0, {"memory": "1Gi"}))))[0]
+    assert (
+        'the total amount "1Gi" of type "memory" is not equal to the value "924Mi"'
+        in errors_of(config(evictionHard=partial, reservedMemory=reservations((0, {"memory": "1Gi"}))))[0]
+    )
     assert errors_of(config(evictionHard=partial, mergeDefaultEvictionSettings=True, reservedMemory=reservations((0, {"memory": "1Gi"})))) == []
 
 
@@ -73,23 +78,37 @@ def test_percentage_eviction_is_computed_from_capacity():
     assert "memory_capacity" in errors_of(accepted)[0]
 
 
-@pytest.mark.parametrize("reserved, expected", [
-    ([(0, {"cpu": "1", "memory": "1Gi"})],
-     'reservedMemory[0].limits.cpu: invalid configuration: the limit type "cpu" for NUMA node 0 is not supported, '
-     "only [memory hugepages-<HugePageSize>] is accepted"),
-    ([(0, {"memory": "0"}), (1, {"memory": "1Gi"})],
-     'reservedMemory[0].limits.memory: invalid configuration: reserved memory may not be zero for NUMA node 0 and resource "memory"'),
-    ([(0, {"memory": "512Mi"}), (0, {"memory": "512Mi"})],
-     'reservedMemory[1].limits.memory: invalid configuration: the reserved memory has a duplicate value for NUMA node 0 and resource "memory"'),
-    ([(0, {"memory": "5.09765625Gi"})],
-     "reservedMemory[0].limits.memory: 5.09765625Gi: could not covert a variable of type Quantity to int64"),
-    ([(0, {"memory": "1Gi"}), (1, {"hugepages-2Mi": "2Mi"})],
-     'reservedMemory[1].limits.hugepages-2Mi: hugepages cannot be reserved here: kubeReserved/systemReserved cannot hold hugepages '
-     '(cannot reserve "hugepages-2Mi" resource), so the kubelet compares this with 0 and refuses it (the total amount "2Mi" of type '
-     '"hugepages-2Mi" is not equal to the value "0" determined by Node Allocatable feature); reserve only memory'),
-    ([(0, {"memory": "-1Gi"}), (1, {"memory": "2Gi"})], "reservedMemory[0].limits.memory: -1Gi is negative"),
-    ([(0, {"memory": "1GB"})], "reservedMemory[0].limits.memory: invalid quantity '1GB'"),
-])
+@pytest.mark.parametrize(
+    "reserved, expected",
+    [
+        (
+            [(0, {"cpu": "1", "memory": "1Gi"})],
+            (
+                'reservedMemory[0].limits.cpu: invalid configuration: the limit type "cpu" for NUMA node 0 is not supported, '
+                "only [memory hugepages-<HugePageSize>] is accepted"
+            ),
+        ),
+        (
+            [(0, {"memory": "0"}), (1, {"memory": "1Gi"})],
+            'reservedMemory[0].limits.memory: invalid configuration: reserved memory may not be zero for NUMA node 0 and resource "memory"',
+        ),
+        (
+            [(0, {"memory": "512Mi"}), (0, {"memory": "512Mi"})],
+            'reservedMemory[1].limits.memory: invalid configuration: the reserved memory has a duplicate value for NUMA node 0 and resource "memory"',
+        ),
+        ([(0, {"memory": "5.09765625Gi"})], "reservedMemory[0].limits.memory: 5.09765625Gi: could not covert a variable of type Quantity to int64"),
+        (
+            [(0, {"memory": "1Gi"}), (1, {"hugepages-2Mi": "2Mi"})],
+            (
+                "reservedMemory[1].limits.hugepages-2Mi: hugepages cannot be reserved here: kubeReserved/systemReserved cannot hold hugepages "
+                '(cannot reserve "hugepages-2Mi" resource), so the kubelet compares this with 0 and refuses it (the total amount "2Mi" of type '
+                '"hugepages-2Mi" is not equal to the value "0" determined by Node Allocatable feature); reserve only memory'
+            ),
+        ),
+        ([(0, {"memory": "-1Gi"}), (1, {"memory": "2Gi"})], "reservedMemory[0].limits.memory: -1Gi is negative"),
+        ([(0, {"memory": "1GB"})], "reservedMemory[0].limits.memory: invalid quantity '1GB'"),
+    ],
+)
 def test_reserved_memory_configuration_rules(reserved, expected):
     found = errors_of(config(reservedMemory=reservations(*reserved)))
     assert any(error.startswith(expected) for error in found), found
@@ -100,8 +119,12 @@ def test_int64_convertibility_follows_the_kubelets_representation():
     fitting = config(kubeReserved={"memory": "5473566720"}, systemReserved=None, evictionHard={"nodefs.available": "5%"})
     assert errors_of(dict(fitting, reservedMemory=reservations((0, {"memory": "5.47356672G"})))) == []
     refused = errors_of(dict(fitting, reservedMemory=reservations((0, {"memory": "5.09765625Gi"}))))
-    assert refused == ["reservedMemory[0].limits.memory: 5.09765625Gi: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
-                       "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)"]
+    assert refused == [
+        (
+            "reservedMemory[0].limits.memory: 5.09765625Gi: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
+            "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)"
+        )
+    ]
 
 
 def test_numa_node_that_does_not_exist():
@@ -121,19 +144,26 @@ def test_reservation_must_fit_in_the_nodes_memory():
 
 def test_static_without_any_reservation():
     found = errors_of(config(kubeReserved=None, systemReserved=None, evictionHard={"nodefs.available": "5%"}))
-    assert found == ["memoryManagerPolicy: [memorymanager] you should specify the system reserved memory "
-                     "(kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0)"]
+    assert found == [
+        (
+            "memoryManagerPolicy: [memorymanager] you should specify the system reserved memory "
+            "(kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0)"
+        )
+    ]
 
 
 def test_static_without_reserved_memory_fails_the_sum():
     assert 'the total amount "0" of type "memory" is not equal to the value "1Gi"' in errors_of(config())[0]
 
 
-@pytest.mark.parametrize("policy, expected", [
-    ("static", 'memoryManagerPolicy: unknown policy: "static"; memory manager policy names are case-sensitive: "None" or "Static"'),
-    ("BestEffort", 'memoryManagerPolicy: policy "BestEffort" is not available for platform "linux"'),
-    ("Dynamic", 'memoryManagerPolicy: unknown policy: "Dynamic"'),
-])
+@pytest.mark.parametrize(
+    "policy, expected",
+    [
+        ("static", 'memoryManagerPolicy: unknown policy: "static"; memory manager policy names are case-sensitive: "None" or "Static"'),
+        ("BestEffort", 'memoryManagerPolicy: policy "BestEffort" is not available for platform "linux"'),
+        ("Dynamic", 'memoryManagerPolicy: unknown policy: "Dynamic"'),
+    ],
+)
 def test_memory_manager_policy_names(policy, expected):
     assert errors_of(config(memoryManagerPolicy=policy)) == [expected]
 
@@ -146,48 +176,83 @@ def test_reserved_memory_without_static_policy():
 def test_topology_policy_that_cannot_align_is_a_warning():
     report = check_kubelet_config(config(topologyManagerPolicy=None, reservedMemory=reservations((0, {"memory": "1Gi"}))), [0, 1])
     assert report.errors == []
-    assert report.warnings == ['topologyManagerPolicy "none" with memoryManagerPolicy "Static": pods are admitted even when their memory cannot be '
-                               'kept on one NUMA node; use "single-numa-node" or "restricted"']
+    assert report.warnings == [
+        (
+            'topologyManagerPolicy "none" with memoryManagerPolicy "Static": pods are admitted even when their memory cannot be '
+            'kept on one NUMA node; use "single-numa-node" or "restricted"'
+        )
+    ]
 
 
-@pytest.mark.parametrize("fields, expected", [
-    ({"cpuManagerPolicy": "Static"}, ['cpuManagerPolicy: unknown policy: "Static"; CPU manager policy names are lower case: "none" or "static"']),
-    ({"cpuManagerPolicy": "static"}, ["cpuManagerPolicy: [cpumanager] unable to determine reserved CPU resources for static policy "
-                                      "(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)"]),
-    ({"cpuManagerPolicy": "static", "kubeReserved": {"memory": "512Mi", "cpu": "0"}},
-     ["cpuManagerPolicy: [cpumanager] unable to determine reserved CPU resources for static policy "
-      "(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)"]),
-    ({"cpuManagerPolicy": "static", "kubeReserved": {"memory": "512Mi", "cpu": "100m"}}, []),
-    ({"cpuManagerPolicy": "static", "reservedSystemCPUs": "0"}, []),
-    ({"topologyManagerPolicy": "single-numa"},
-     ['topologyManagerPolicy: unknown policy: "single-numa" (one of none, best-effort, restricted, single-numa-node)']),
-])
+@pytest.mark.parametrize(
+    "fields, expected",
+    [
+        ({"cpuManagerPolicy": "Static"}, ['cpuManagerPolicy: unknown policy: "Static"; CPU manager policy names are lower case: "none" or "static"']),
+        (
+            {"cpuManagerPolicy": "static"},
+            [
+                (
+                    "cpuManagerPolicy: [cpumanager] unable to determine reserved CPU resources for static policy "
+                    "(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)"
+                )
+            ],
+        ),
+        (
+            {"cpuManagerPolicy": "static", "kubeReserved": {"memory": "512Mi", "cpu": "0"}},
+            [
+                (
+                    "cpuManagerPolicy: [cpumanager] unable to determine reserved CPU resources for static policy "
+                    "(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)"
+                )
+            ],
+        ),
+        ({"cpuManagerPolicy": "static", "kubeReserved": {"memory": "512Mi", "cpu": "100m"}}, []),
+        ({"cpuManagerPolicy": "static", "reservedSystemCPUs": "0"}, []),
+        (
+            {"topologyManagerPolicy": "single-numa"},
+            ['topologyManagerPolicy: unknown policy: "single-numa" (one of none, best-effort, restricted, single-numa-node)'],
+        ),
+    ],
+)
 def test_cpu_and_topology_manager(fields, expected):
     assert errors_of(config(reservedMemory=reservations((0, {"memory": "1Gi"})), **fields)) == expected
 
 
 def test_misspelled_field_gets_a_suggestion():
     found = errors_of(dict(config(), reservedMemroy=reservations((0, {"memory": "1Gi"}))))
-    assert ('reservedMemroy: unknown KubeletConfiguration (kubelet.config.k8s.io/v1beta1) field; the kubelet ignores it silently and starts '
-            'without it; did you mean "reservedMemory"?') in found
+    assert (
+        "reservedMemroy: unknown KubeletConfiguration (kubelet.config.k8s.io/v1beta1) field; the kubelet ignores it silently and starts "
+        'without it; did you mean "reservedMemory"?'
+    ) in found
 
 
 def test_wrong_kind():
     assert errors_of(config(kind="NodeConfig", reservedMemory=reservations((0, {"memory": "1Gi"})))) == [
-        "kind: 'NodeConfig' is not 'KubeletConfiguration'; the kubelet only reads kubelet.config.k8s.io/v1beta1 KubeletConfiguration here"]
+        "kind: 'NodeConfig' is not 'KubeletConfiguration'; the kubelet only reads kubelet.config.k8s.io/v1beta1 KubeletConfiguration here"
+    ]
 
 
 def test_all_problems_are_reported_at_once():
-    broken = config(memoryManagerPolicy="Static", cpuManagerPolicy="Static", reservedMemroy=[], kubeReserved={"memory": "lots"},
-                    reservedMemory=reservations((0, {"memory": "0"}), (3, {"cpu": "1"})))
+    broken = config(
+        memoryManagerPolicy="Static",
+        cpuManagerPolicy="Static",
+        reservedMemroy=[],
+        kubeReserved={"memory": "lots"},
+        reservedMemory=reservations((0, {"memory": "0"}), (3, {"cpu": "1"})),
+    )
     found = errors_of(broken)
     assert len(found) == 5, found
-    for fragment in ('reservedMemroy: unknown KubeletConfiguration', "kubeReserved.memory: invalid quantity 'lots'",
-                     'reserved memory may not be zero for NUMA node 0', 'the limit type "cpu" for NUMA node 3 is not supported',
-                     'cpuManagerPolicy: unknown policy: "Static"'):
+    for fragment in (
+        "reservedMemroy: unknown KubeletConfiguration",
+        "kubeReserved.memory: invalid quantity 'lots'",
+        "reserved memory may not be zero for NUMA node 0",
+        'the limit type "cpu" for NUMA node 3 is not supported',
+        'cpuManagerPolicy: unknown policy: "Static"',
+    ):
         assert any(fragment in error for error in found), (fragment, found)
 
 
 def test_not_a_mapping():
-    assert errors_of(["memoryManagerPolicy", "Static"]) == ["kubelet config: must be a mapping of KubeletConfiguration fields, got list "
-                                                            "['memoryManagerPolicy', 'Static']"]
+    assert errors_of(["memoryManagerPolicy", "Static"]) == [
+        "kubelet config: must be a mapping of KubeletConfiguration fields, got list ['memoryManagerPolicy', 'Static']"
+    ]
