@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
 import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -22,8 +23,9 @@ def _hook(hook_id):
     return next(hook for repo in config["repos"] for hook in repo["hooks"] if hook["id"] == hook_id)
 
 
-def test_pre_commit_ruff_is_the_pinned_ruff():
-    assert _hook("ruff-check")["additional_dependencies"] == ["ruff==%s" % _pins("requirements-tools.txt")["ruff"]]
+@pytest.mark.parametrize("hook", ["ruff-check", "ruff-format"])
+def test_pre_commit_ruff_is_the_pinned_ruff(hook):
+    assert _hook(hook)["additional_dependencies"] == ["ruff==%s" % _pins("requirements-tools.txt")["ruff"]]
 
 
 def test_tool_pins_stay_out_of_the_test_virtualenv():
