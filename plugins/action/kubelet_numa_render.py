@@ -14,7 +14,6 @@ import json
 import os
 
 import yaml
-
 from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.module_utils.common.text.converters import to_text
 from ansible.plugins.action import ActionBase

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 # Documented in its sidecar, kubelet_numa_alignment.yml.
-
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._alignment import AlignmentError, alignment

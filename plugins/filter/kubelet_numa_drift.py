@@ -6,7 +6,6 @@ from __future__ import annotations
 
 # Three filters in one file: each documents itself in its own sidecar (kubelet_numa_drift.yml,
 # kubelet_numa_configz_drift.yml, kubelet_numa_rollout_problems.yml). ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
-
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data

@@ -99,6 +99,7 @@ import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule
+
 from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
 
 # pkg/kubelet/kuberuntime/kuberuntime_container.go (BuildContainerLogsDirectory, buildContainerLogsPath) and

@@ -104,6 +104,7 @@ import pwd
 import stat
 
 from ansible.module_utils.basic import AnsibleModule
+
 from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
 
 

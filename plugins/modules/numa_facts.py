@@ -77,6 +77,7 @@ ansible_facts:
 """
 
 from ansible.module_utils.basic import AnsibleModule
+
 from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
 
 

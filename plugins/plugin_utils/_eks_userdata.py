@@ -43,9 +43,10 @@ import yaml
 from ._allocatable import memory_reservation
 from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, plain_data
 from ._effective import effective_kubelet_config, merge_patch
-from ._eks import EksError, kube_reserved, kube_reserved_memory_mebibytes, max_pods as table_max_pods
-from ._flags import kubelet_flags
+from ._eks import EksError, kube_reserved, kube_reserved_memory_mebibytes
+from ._eks import max_pods as table_max_pods
 from ._eks_nodeadm import NODECONFIG_CONTENT_TYPE, cluster_problems
+from ._flags import kubelet_flags
 from ._plan import plan_host
 from ._plan_inputs import PlanError, topology_from, vcpu_count
 from ._platform_nodeadm import NODEADM_EVICTION_HARD

@@ -17,7 +17,6 @@ import json
 import os
 
 import yaml
-
 from conftest import FAIL_MARKER, HOSTS, LAYOUT, PLATFORM, dropin
 
 RESERVED_BYTES = {"kubeadm": {"0": 1178599424}, "rke2-agent": {"0": 1073741824}}

@@ -12,7 +12,6 @@ pid_max, 2^22): the connection plugin then reports the host UNREACHABLE, as it d
 from __future__ import annotations
 
 import yaml
-
 from conftest import HOSTS
 from test_rollout import ROLL_TASK, cluster_vars, failure_messages, summary_rows
 

@@ -13,7 +13,6 @@ import json
 import os
 
 import yaml
-
 from conftest import GROUPS, REPO, UNITS
 
 EXAMPLE = os.path.join(REPO, "examples", "lablabs-rke2.yml")

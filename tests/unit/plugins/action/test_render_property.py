@@ -16,13 +16,11 @@ import os
 import shutil
 import tempfile
 
-from hypothesis import HealthCheck, event, example, given, settings
-from hypothesis import strategies as st
-
 import yaml
-
 from ansible.parsing.dataloader import DataLoader
 from ansible.template import Templar, generate_ansible_template_vars, trust_as_template
+from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import strategies as st
 
 from ansible_collections.numa.kubelet.plugins.action.kubelet_numa_render import INTERNAL_ERROR, render_hosts
 from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import MANIFEST

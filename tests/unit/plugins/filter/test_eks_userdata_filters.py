@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import pytest
-
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.filter.eks_al2_kubelet_extra_args import FilterModule as Al2Filters

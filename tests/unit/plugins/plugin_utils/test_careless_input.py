@@ -10,7 +10,6 @@ import os
 
 import pytest
 import yaml
-
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.filter.effective_kubelet_config import effective_kubelet_config

@@ -20,8 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._quantity import Quantity, QuantityError, canonical_bytes
-from ansible_collections.numa.kubelet.plugins.plugin_utils._quantity import _parse_quantity_string
+from ansible_collections.numa.kubelet.plugins.plugin_utils._quantity import Quantity, QuantityError, _parse_quantity_string, canonical_bytes
 
 MOST_POSITIVE = (1 << 63) - 1
 MOST_NEGATIVE = -(1 << 63)
