@@ -34,7 +34,34 @@ if COLLECTIONS_ROOT not in sys.path:
     sys.path.insert(0, COLLECTIONS_ROOT)
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--built-collection",
+        action="store_true",
+        help="run tests/docs against the collection built with ansible-galaxy and installed into an empty collections path "
+        "(the distribution stage), not against the checkout",
+    )
+
+
 @pytest.fixture(scope="session")
 def collections_root():
     """The directory to put in ANSIBLE_COLLECTIONS_PATH so Ansible finds this checkout as numa.kubelet."""
     return COLLECTIONS_ROOT
+
+
+@pytest.fixture(scope="session")
+def built_collection(request, tmp_path_factory):
+    """numa.kubelet built and installed into an empty collections path, once for all xdist workers."""
+    from ansible_collections.numa.kubelet.tests.distribution.tarball import shared_install
+
+    # pytest-xdist gives every worker (a config with workerinput) a base directory of its own inside one they share.
+    shared = tmp_path_factory.getbasetemp().parent if hasattr(request.config, "workerinput") else tmp_path_factory.getbasetemp()
+    return shared_install(str(shared / "built-collection"))
+
+
+@pytest.fixture(scope="session")
+def docs_collections_path(request, collections_root):
+    """Where tests/docs finds numa.kubelet: the installed tarball with --built-collection, else the checkout."""
+    if request.config.getoption("--built-collection"):
+        return request.getfixturevalue("built_collection").collections
+    return collections_root

@@ -15,8 +15,8 @@ The line right above each fenced block is a marker (the convention is documented
     <!-- example: copy-of PATH -->     the block is the collection's file PATH, verbatim
     <!-- example: not-run REASON -->   not runnable (a formula, a log line, the commands of this very suite); REASON says why
 
-Ansible finds numa.kubelet through ANSIBLE_COLLECTIONS_PATH: NUMA_KUBELET_DOCS_COLLECTIONS_PATH when set (scripts/test's
-distribution stage points it at the installed tarball), else the checkout.
+Ansible finds numa.kubelet through ANSIBLE_COLLECTIONS_PATH: the built tarball installed into an empty collections path
+with pytest's --built-collection (the distribution stage; tests/conftest.py), else the checkout.
 """
 
 from __future__ import annotations
@@ -90,12 +90,11 @@ def test_every_fenced_block_says_how_it_is_run():
 
 
 @pytest.fixture()
-def ansible_env(tmp_path, collections_root):
-    collections = os.environ.get("NUMA_KUBELET_DOCS_COLLECTIONS_PATH") or collections_root
+def ansible_env(tmp_path, docs_collections_path):
     return dict(
         os.environ,
         PATH=BIN + os.pathsep + os.environ.get("PATH", ""),
-        ANSIBLE_COLLECTIONS_PATH=str(collections),
+        ANSIBLE_COLLECTIONS_PATH=str(docs_collections_path),
         ANSIBLE_HOME=str(tmp_path / "ansible-home"),
         ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
         ANSIBLE_NOCOLOR="1",

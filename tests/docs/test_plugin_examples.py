@@ -100,7 +100,7 @@ def test_every_plugin_has_examples():
 
 
 @pytest.mark.parametrize("name, examples", PLUGINS, ids=[name for name, _examples in PLUGINS])
-def test_plugin_examples_run(name, examples, tmp_path, collections_root):
+def test_plugin_examples_run(name, examples, tmp_path, docs_collections_path):
     root = tmp_path / "host"
     make_tree(root, {0: (33554432, "0-3", {2048: (0, 0)}), 1: (33554432, "4-7", {2048: (0, 0)})})
     play = [
@@ -116,10 +116,9 @@ def test_plugin_examples_run(name, examples, tmp_path, collections_root):
     ]
     playbook = tmp_path / "examples.yml"
     playbook.write_text(yaml.safe_dump(play, sort_keys=False))
-    collections = os.environ.get("NUMA_KUBELET_DOCS_COLLECTIONS_PATH") or collections_root
     env = dict(
         os.environ,
-        ANSIBLE_COLLECTIONS_PATH=str(collections),
+        ANSIBLE_COLLECTIONS_PATH=str(docs_collections_path),
         ANSIBLE_HOME=str(tmp_path / "home"),
         ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"),
         ANSIBLE_NOCOLOR="1",

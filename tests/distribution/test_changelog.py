@@ -1,0 +1,66 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The docs and the changelog as antsibull's tools read them: docs lint, changelog lint, a trial release and, once a
+release exists, a committed CHANGELOG.rst equal to what antsibull-changelog generates."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+
+import pytest
+import yaml
+
+from ansible_collections.numa.kubelet.tests.distribution.tarball import REPO, checkout_copy
+
+
+def test_antsibull_docs_lint(built_collection):
+    built_collection.run("antsibull-docs", "lint-collection-docs", "--plugin-docs", REPO)
+
+
+def test_antsibull_changelog_lint(built_collection):
+    built_collection.run("antsibull-changelog", "lint", cwd=REPO)
+
+
+def _flat(text):
+    """RST without its backslash escapes and line breaks, to find an entry that the release wrapped."""
+    return re.sub(r"\\(.)", r"\1", " ".join(text.split()))
+
+
+def test_a_trial_release_lists_every_fragment_and_new_plugin(built_collection, tmp_path):
+    release = checkout_copy(str(tmp_path))
+    with open(os.path.join(REPO, "galaxy.yml"), encoding="utf-8") as handle:
+        version = yaml.safe_load(handle)["version"]
+    built_collection.run("antsibull-changelog", "release", "--version", str(version), cwd=release)
+    with open(os.path.join(release, "CHANGELOG.rst"), encoding="utf-8") as handle:
+        changelog = handle.read()
+    missing = []
+    fragments = glob.glob(os.path.join(REPO, "changelogs", "fragments", "*.y*ml"))
+    for fragment in fragments:
+        with open(fragment, encoding="utf-8") as handle:
+            sections = yaml.safe_load(handle) or {}
+        for section, entries in sections.items():
+            if section == "trivial":
+                continue
+            for entry in entries if isinstance(entries, list) else [entries]:
+                if " ".join(entry.split()) not in _flat(changelog):
+                    missing.append("%s: %s" % (os.path.basename(fragment), entry[:60]))
+    plugins = glob.glob(os.path.join(REPO, "plugins", "modules", "*.py")) + glob.glob(os.path.join(REPO, "plugins", "filter", "*.*"))
+    for path in plugins:
+        with open(path, encoding="utf-8") as handle:
+            name = re.search(r"^\s*(?:name|module): (\w+)$", handle.read(), re.M)
+        if name and not re.search(r"^- %s - " % name.group(1), changelog, re.M):
+            missing.append("new plugin %s (is its version_added the galaxy.yml version?)" % name.group(1))
+    assert fragments and plugins
+    assert missing == []
+
+
+def test_the_committed_changelog_is_what_antsibull_changelog_generates(built_collection, tmp_path):
+    if not os.path.exists(os.path.join(REPO, "CHANGELOG.rst")):
+        pytest.skip("no release yet: CHANGELOG.rst is committed with the first one")
+    generated = checkout_copy(str(tmp_path))
+    built_collection.run("antsibull-changelog", "generate", cwd=generated)
+    with open(os.path.join(generated, "CHANGELOG.rst"), encoding="utf-8") as ours, open(os.path.join(REPO, "CHANGELOG.rst"), encoding="utf-8") as committed:
+        assert ours.read() == committed.read(), "CHANGELOG.rst is not what antsibull-changelog generates from changelogs/changelog.yaml"
