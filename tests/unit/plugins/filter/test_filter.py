@@ -1,7 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The filters are thin: engine results pass through, engine errors become AnsibleFilterError naming the filter."""
+"""What the filter plugins share: each is thin (engine results pass through, engine errors become AnsibleFilterError
+naming the filter, the value and the rule) and registers the name it documents. The tests of one filter are in the file
+of its module (test_quantity_to_bytes.py, ...)."""
 
 from __future__ import annotations
 
@@ -31,16 +33,6 @@ def test_every_documented_filter_is_registered():
     assert sorted(FILTERS) == ["bytes_to_quantity", "eks_kube_reserved", "kubelet_flags", "quantity_to_bytes", "reserved_memory", "validate_kubelet_config"]
 
 
-@pytest.mark.parametrize("value, expected", [("4300Mi", 4508876800), ("1.5Gi", 1610612736), ("0.5", 1), (1024, 1024), ("5.47356672G", 5473566720)])
-def test_quantity_to_bytes(value, expected):
-    assert FILTERS["quantity_to_bytes"](value) == expected
-
-
-@pytest.mark.parametrize("value, expected", [(9017753600, "8600Mi"), (1073741824, "1Gi"), ("4508876800", "4300Mi"), (405033580, "405033580"), (0, "0")])
-def test_bytes_to_quantity(value, expected):
-    assert FILTERS["bytes_to_quantity"](value) == expected
-
-
 @pytest.mark.parametrize(
     "name, args, message",
     [
@@ -58,26 +50,3 @@ def test_errors_name_the_filter_value_and_rule(name, args, message):
     with pytest.raises(AnsibleFilterError) as error:
         FILTERS[name](*args)
     assert message in str(error.value)
-
-
-def test_reserved_memory_p4d():
-    assert FILTERS["reserved_memory"](P4D, [0, 1]) == [{"numaNode": 0, "limits": {"memory": "4300Mi"}}, {"numaNode": 1, "limits": {"memory": "4300Mi"}}]
-
-
-def test_validate_returns_the_config_unchanged():
-    config = dict(P4D, reservedMemory=FILTERS["reserved_memory"](P4D, [0, 1]))
-    assert FILTERS["validate_kubelet_config"](config, [0, 1]) is config
-
-
-def test_validate_lists_every_problem():
-    broken = dict(P4D, memoryManagerPolicy="static", reservedMemroy=[])
-    with pytest.raises(AnsibleFilterError) as error:
-        FILTERS["validate_kubelet_config"](broken, [0, 1])
-    assert str(error.value).splitlines()[0] == "validate_kubelet_config: the kubelet would refuse this config:"
-    assert '- memoryManagerPolicy: unknown policy: "static"' in str(error.value)
-    assert "- reservedMemroy: unknown KubeletConfiguration" in str(error.value)
-
-
-def test_eks_kube_reserved():
-    assert FILTERS["eks_kube_reserved"]("p4d.24xlarge", vcpus=96) == {"cpu": "310m", "ephemeral-storage": "1Gi", "memory": "8362Mi"}
-    assert FILTERS["eks_kube_reserved"](None, max_pods=29, vcpus=2) == {"cpu": "70m", "ephemeral-storage": "1Gi", "memory": "574Mi"}

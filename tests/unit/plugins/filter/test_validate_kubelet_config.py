@@ -1,0 +1,30 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""validate_kubelet_config: the config passes through unchanged, or one error lists every problem."""
+
+from __future__ import annotations
+
+import pytest
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.numa.kubelet.plugins.filter.reserved_memory import FilterModule as ReservedMemory
+from ansible_collections.numa.kubelet.plugins.filter.validate_kubelet_config import FilterModule
+from ansible_collections.numa.kubelet.tests.unit.plugins.filter.test_filter import P4D
+
+reserved_memory = ReservedMemory().filters()["reserved_memory"]
+validate_kubelet_config = FilterModule().filters()["validate_kubelet_config"]
+
+
+def test_validate_returns_the_config_unchanged():
+    config = dict(P4D, reservedMemory=reserved_memory(P4D, [0, 1]))
+    assert validate_kubelet_config(config, [0, 1]) is config
+
+
+def test_validate_lists_every_problem():
+    broken = dict(P4D, memoryManagerPolicy="static", reservedMemroy=[])
+    with pytest.raises(AnsibleFilterError) as error:
+        validate_kubelet_config(broken, [0, 1])
+    assert str(error.value).splitlines()[0] == "validate_kubelet_config: the kubelet would refuse this config:"
+    assert '- memoryManagerPolicy: unknown policy: "static"' in str(error.value)
+    assert "- reservedMemroy: unknown KubeletConfiguration" in str(error.value)
