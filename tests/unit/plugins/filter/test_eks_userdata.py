@@ -1,14 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The eks_userdata and eks_al2_kubelet_extra_args filters: thin wrappers with the engine's messages."""
+"""The eks_userdata filter: a thin wrapper with the engine's messages (M5 also serves test_eks_al2_kubelet_extra_args.py)."""
 
 from __future__ import annotations
 
 import pytest
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.filter.eks_al2_kubelet_extra_args import FilterModule as Al2Filters
 from ansible_collections.numa.kubelet.plugins.filter.eks_userdata import FilterModule as UserDataFilters
 
 M5 = {
@@ -27,7 +26,6 @@ KARPENTER = {
 }
 M5_KARPENTER = dict(M5, karpenter=KARPENTER)
 eks_userdata = UserDataFilters().filters()["eks_userdata"]
-eks_al2_kubelet_extra_args = Al2Filters().filters()["eks_al2_kubelet_extra_args"]
 
 
 def test_eks_userdata_files_and_header():
@@ -35,10 +33,6 @@ def test_eks_userdata_files_and_header():
     assert sorted(result["files"]) == ["m5.ec2nodeclass.yaml", "m5.user-data.mime"]
     assert result["files"]["m5.ec2nodeclass.yaml"].startswith("# Ansible managed\napiVersion: karpenter.k8s.aws/v1\n")
     assert result["classes"]["m5"]["reservation"] == "674Mi"
-
-
-def test_eks_al2_kubelet_extra_args():
-    assert eks_al2_kubelet_extra_args(M5) == "--memory-manager-policy=Static --topology-manager-policy=single-numa-node --reserved-memory=0:memory=674Mi"
 
 
 @pytest.mark.parametrize(
@@ -54,12 +48,6 @@ def test_eks_al2_kubelet_extra_args():
             lambda: eks_userdata([M5_KARPENTER, dict(M5_KARPENTER, split="halves")]),
             "eks_userdata: node_classes[1] (m5): name 'm5' is used by another",
         ),
-        (
-            "eks_al2_kubelet_extra_args",
-            lambda: eks_al2_kubelet_extra_args(dict(M5, instance_type=None, max_pods=-3)),
-            "eks_al2_kubelet_extra_args: node_classes[0] (m5): max_pods must be a positive integer",
-        ),
-        ("eks_al2_kubelet_extra_args", lambda: eks_al2_kubelet_extra_args("m5"), "eks_al2_kubelet_extra_args: node class: 'm5' must be a mapping"),
     ],
 )
 def test_errors_name_the_filter_and_the_problem(name, call, message):
