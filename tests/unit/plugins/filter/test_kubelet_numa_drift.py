@@ -10,7 +10,7 @@ import json
 import pytest
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.filter.kubelet_numa_drift import FilterModule
+from ansible_collections.numa.kubelet.plugins.filter.kubelet_numa_drift import FilterModule, kubelet_numa_drift, kubelet_numa_rollout_problems
 
 FILTER = FilterModule().filters()["kubelet_numa_configz_drift"]
 PLAN = {
@@ -46,3 +46,18 @@ def test_an_input_that_is_not_a_plan_is_refused_naming_the_filter(plan):
     with pytest.raises(AnsibleFilterError) as error:
         FILTER(plan, running())
     assert str(error.value).startswith("kubelet_numa_configz_drift: the input must be a kubelet_numa_plan result, got %r" % (plan,))
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: kubelet_numa_drift([], None), "the input must be a kubelet_numa_plan result, got [] (list)"),
+        (lambda: kubelet_numa_drift(None, None), "the input must be a kubelet_numa_plan result, got None"),
+        (lambda: kubelet_numa_rollout_problems(1, inventory=[], hosts=None), "inventory: [] must be the mapping"),
+        (lambda: kubelet_numa_rollout_problems(1, inventory={}, hosts="abc"), "hosts: 'abc' must be a list"),
+    ],
+)
+def test_filters_name_a_list_none_or_string_where_a_mapping_belongs(call, message):
+    with pytest.raises(AnsibleFilterError) as raised:
+        call()
+    assert message in str(raised.value) and "_Ansible" not in str(raised.value)

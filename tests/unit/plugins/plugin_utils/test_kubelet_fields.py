@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FLAG_FORMS, KUBELET_CONFIGURATION_FIELDS
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FIELD_TYPES, FLAG_FORMS, KUBELET_CONFIGURATION_FIELDS, go_duration_error
 
 # The number of json tags extracted from types.go at 001332b0422071acf4860769f18e34b5e9b7c1bc (126) plus apiVersion and kind.
 FIELD_COUNT = 128
@@ -89,3 +89,43 @@ def test_config_file_only_field_has_no_flag():
 )
 def test_flag_form(field, form):
     assert FLAG_FORMS[field] == form
+
+
+def test_the_type_table_covers_every_field_and_only_known_kinds():
+    assert set(FIELD_TYPES) == KUBELET_CONFIGURATION_FIELDS and len(FIELD_TYPES) == 128
+    assert set(FIELD_TYPES.values()) <= {
+        "string",
+        "bool",
+        "int32",
+        "int64",
+        "float64",
+        "duration",
+        "quantities",
+        "[]string",
+        "[]int32",
+        "map[string]string",
+        "map[string]bool",
+        "map[string][]string",
+        "object",
+        "[]object",
+    }
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("10s", None),
+        ("1m30s", None),
+        ("0", None),
+        ("-1.5h", None),
+        ("300ms", None),
+        ("1\u00b5s", None),
+        ("1", 'time: missing unit in duration "1"'),
+        ("", 'time: invalid duration ""'),
+        ("abc", 'time: invalid duration "abc"'),
+        ("1x", 'time: unknown unit "x" in duration "1x"'),
+        (".s", 'time: invalid duration ".s"'),
+    ],
+)
+def test_durations_as_go_parses_them(text, error):
+    assert go_duration_error(text) == error

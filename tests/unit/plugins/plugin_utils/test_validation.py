@@ -347,3 +347,10 @@ def test_arbitrary_input_gives_engine_errors_only(config, nodes, capacity, split
     except KubeletConfigError:
         return
     assert not [flag for flag in flags if UNSAFE_IN_FLAGS.search(flag)]
+
+
+def test_validate_kubelet_config_refuses_what_the_kubelet_cannot_decode():
+    errors = check_kubelet_config(
+        {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": 1073741824}, "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]}, [0]
+    ).errors
+    assert any("json: cannot unmarshal number into Go struct field KubeletConfiguration.kubeReserved of type string" in error for error in errors), errors

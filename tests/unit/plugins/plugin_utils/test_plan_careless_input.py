@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Careless input to the planning core and the filters: each case a named error (variable or file, value, rule) or a
-correct acceptance; never a Python error, never an internal type name."""
+"""Careless input to the planning core (plan_host): each case a named error (variable or file, value, rule) or a correct
+acceptance; never a Python error, never an internal type name. The same for the filters is in tests/unit/plugins/filter."""
 
 from __future__ import annotations
 
@@ -10,13 +10,8 @@ import os
 
 import pytest
 import yaml
-from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.filter.effective_kubelet_config import effective_kubelet_config
-from ansible_collections.numa.kubelet.plugins.filter.kubelet_numa_drift import kubelet_numa_drift, kubelet_numa_rollout_problems
-from ansible_collections.numa.kubelet.plugins.filter.kubelet_numa_plan import kubelet_numa_plan, kubelet_numa_state_problems
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
-from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FIELD_TYPES, KUBELET_CONFIGURATION_FIELDS, go_duration_error
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
 
@@ -178,82 +173,3 @@ def test_a_whole_float_in_an_integer_field_is_what_the_kubelet_reads_and_a_fract
     assert plan["files"][0]["content"]["maxPods"] == 110 and isinstance(plan["files"][0]["content"]["maxPods"], int)
     assert check_kubelet_config(dict(INTENT, maxPods=110.0, reservedMemory=[{"numaNode": 0, "limits": {"memory": "1124Mi"}}]), [0]).errors == []
     assert "json: cannot unmarshal number 1.5 into Go struct field KubeletConfiguration.maxPods of type int32" in refused(intent(maxPods=1.5))
-
-
-def test_validate_kubelet_config_refuses_what_the_kubelet_cannot_decode():
-    errors = check_kubelet_config(
-        {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": 1073741824}, "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]}, [0]
-    ).errors
-    assert any("json: cannot unmarshal number into Go struct field KubeletConfiguration.kubeReserved of type string" in error for error in errors), errors
-
-
-def test_the_type_table_covers_every_field_and_only_known_kinds():
-    assert set(FIELD_TYPES) == KUBELET_CONFIGURATION_FIELDS and len(FIELD_TYPES) == 128
-    assert set(FIELD_TYPES.values()) <= {
-        "string",
-        "bool",
-        "int32",
-        "int64",
-        "float64",
-        "duration",
-        "quantities",
-        "[]string",
-        "[]int32",
-        "map[string]string",
-        "map[string]bool",
-        "map[string][]string",
-        "object",
-        "[]object",
-    }
-
-
-@pytest.mark.parametrize(
-    "text, error",
-    [
-        ("10s", None),
-        ("1m30s", None),
-        ("0", None),
-        ("-1.5h", None),
-        ("300ms", None),
-        ("1\u00b5s", None),
-        ("1", 'time: missing unit in duration "1"'),
-        ("", 'time: invalid duration ""'),
-        ("abc", 'time: invalid duration "abc"'),
-        ("1x", 'time: unknown unit "x" in duration "1x"'),
-        (".s", 'time: invalid duration ".s"'),
-    ],
-)
-def test_durations_as_go_parses_them(text, error):
-    assert go_duration_error(text) == error
-
-
-@pytest.mark.parametrize(
-    "call, message",
-    [
-        (lambda: kubelet_numa_plan([1], {}), "variables must be a mapping"),
-        (lambda: kubelet_numa_plan({}, []), "facts must be a mapping"),
-        (lambda: kubelet_numa_plan(None, None), "kubelet_numa_platform: None is not one of"),
-        (lambda: kubelet_numa_state_problems(None, []), "must be a plan's expected_state"),
-        (lambda: kubelet_numa_state_problems(5, {"policyName": "Static", "systemReserved": {}}), "5 (integer) must be the checkpoint file's text"),
-        (lambda: kubelet_numa_drift([], None), "the input must be a kubelet_numa_plan result, got [] (list)"),
-        (lambda: kubelet_numa_drift(None, None), "the input must be a kubelet_numa_plan result, got None"),
-        (lambda: kubelet_numa_rollout_problems(1, inventory=[], hosts=None), "inventory: [] must be the mapping"),
-        (lambda: kubelet_numa_rollout_problems(1, inventory={}, hosts="abc"), "hosts: 'abc' must be a list"),
-        (lambda: effective_kubelet_config({}, flags="--max-pods=3"), "must be a list of command-line words"),
-        (lambda: effective_kubelet_config([]), "main config: must be a KubeletConfiguration mapping"),
-    ],
-)
-def test_filters_name_a_list_none_or_string_where_a_mapping_belongs(call, message):
-    with pytest.raises(AnsibleFilterError) as raised:
-        call()
-    assert message in str(raised.value) and "_Ansible" not in str(raised.value)
-
-
-def test_a_checkpoint_of_another_shape_is_one_problem_line():
-    expected = {"policyName": "Static", "systemReserved": {"0": 1}}
-    assert kubelet_numa_state_problems("[1]", expected) == [
-        "memory_manager_state is not a memory manager checkpoint (a JSON object with policyName and machineState)"
-    ]
-    assert kubelet_numa_state_problems('{"policyName": "Static", "machineState": {"0": [1]}}', expected) == [
-        "memory_manager_state reserves {} bytes per NUMA node, the plan {'0': 1}"
-    ]
