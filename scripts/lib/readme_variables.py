@@ -3,7 +3,7 @@
 
 README.md has the kubelet_numa role's (entry point main), docs/rollout.md the kubelet_numa_rollout role's (entry point
 plan; every entry point takes the same options). `python3 scripts/lib/readme_variables.py` rewrites each table between
-its document's two markers; tests/unit/roles/test_readme_variables.py fails when a table is not what this generates.
+its document's two markers; tests/unit/scripts/lib/test_readme_variables.py fails when a table is not what this generates.
 """
 
 from __future__ import annotations
