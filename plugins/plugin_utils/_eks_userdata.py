@@ -98,13 +98,17 @@ KARPENTER_RESERVATION = (("kubeReserved", "memory"), ("systemReserved", "memory"
 EC2NODECLASS_REQUIRED_TERMS = ("amiSelectorTerms", "subnetSelectorTerms", "securityGroupSelectorTerms")
 _KARPENTER_KEYS = ("kubelet", "spec")
 _NAME = re.compile(r"^[a-z0-9]([-.a-z0-9]{0,61}[a-z0-9])?$")
-# The fixed nodeadm layout the plan models: our user data part, then Karpenter's, as two NodeConfig sources in order.
-_NODEADM_PATHS = {
+# The fixed layout of an AL2023 EKS AMI the plan models (our user data part, then Karpenter's, as two NodeConfig sources in
+# order); nodeadm-run.service is the AMI's unit that applies them (awslabs/amazon-eks-ami
+# templates/al2023/runtime/rootfs/etc/systemd/system/nodeadm-run.service). A fact of the AMI, not the role's default: user
+# data has no role to take defaults from.
+_AL2023_NODE = {
     "kubelet_numa_kubelet_root_dir": "/var/lib/kubelet",
     "kubelet_numa_nodeadm_config_dir": "/etc/eks/nodeadm.d",
     "kubelet_numa_nodeadm_kubelet_config": "/etc/kubernetes/kubelet/config.json",
     "kubelet_numa_nodeadm_kubelet_dropin_dir": "/etc/kubernetes/kubelet/config.json.d",
     "kubelet_numa_nodeadm_kubelet_environment": "/etc/eks/kubelet/environment",
+    "kubelet_numa_nodeadm_apply_service": "nodeadm-run.service",
 }
 _USER_DATA_PART = "10-user-data"
 
@@ -289,7 +293,7 @@ def _percentage_memory(config, path):
 def _plan_al2023(node_class, path, pods, user_data_parts, problems):
     """The node as nodeadm builds it at boot: base config.json, then the user data parts in order (ours is None)."""
     variables = dict(
-        _NODEADM_PATHS,
+        _AL2023_NODE,
         kubelet_numa_platform="nodeadm",
         kubelet_numa_dropin_name=_USER_DATA_PART,
         kubelet_numa_config=node_class.get("intent"),

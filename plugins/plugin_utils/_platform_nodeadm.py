@@ -11,6 +11,7 @@ maxPods formula. Ours is a nodeadm.d file, so the plan is that rebuild, never th
 from __future__ import annotations
 
 import posixpath
+import re
 
 from ._config import API_VERSION, KIND, KubeletConfigError
 from ._eks import EksError, kube_reserved
@@ -23,6 +24,10 @@ from ._platform import Layout, Platform
 # the memory-relevant part; kubeReserved is added from the instance type.
 NODEADM_EVICTION_HARD = {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}
 NODEADM_DROPIN = "40-nodeadm.conf"
+# systemd.unit(5), DESCRIPTION: a unit name is ASCII letters, digits, ":", "-", "_", ".", "\\" and "@" (templates), at most
+# 255 characters (https://www.freedesktop.org/software/systemd/man/latest/systemd.unit.html); systemctl adds ".service"
+# to a name without a type suffix (systemctl(1), "Parameter Syntax").
+_UNIT_NAME = re.compile(r"[A-Za-z0-9:_.@\\-]{1,255}")
 
 
 def _paths_to_read(variables, files, problems):
@@ -158,6 +163,13 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     dropin_dir = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"]
     environment = variables["kubelet_numa_nodeadm_kubelet_environment"]
     ours_path = "%s/%s.yaml" % (source_dir, dropin_name)
+    # No default of its own: the role's defaults are the only ones (nodeadm-run.service).
+    apply_unit = variables.get("kubelet_numa_nodeadm_apply_service")
+    if not isinstance(apply_unit, str) or not _UNIT_NAME.fullmatch(apply_unit):
+        problems.append(
+            "kubelet_numa_nodeadm_apply_service: %r must be a systemd unit name (ASCII letters, digits and : - _ . \\ @): "
+            "the unit that applies %s and starts the kubelet" % (apply_unit, source_dir)
+        )
     if files.get(base_path) is not None:
         base = load_kubelet_config(base_path, files[base_path], problems)
     else:
@@ -205,7 +217,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
             )
     return Layout(
         unit="kubelet.service",
-        apply_unit=variables.get("kubelet_numa_nodeadm_apply_service") or "nodeadm-run.service",
+        apply_unit=apply_unit,
         files=[{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
         directories=[source_dir],
         before=KubeletLayers(base_path, base, before_dropins, flags),

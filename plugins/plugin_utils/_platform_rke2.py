@@ -63,7 +63,8 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
             "kubelet_numa_rke2_role: %r is not one of server, agent (the RKE2 service this node runs: rke2-server or rke2-agent; "
             "with lablabs.rke2: rke2_type, or the host in its rke2_servers_group_name / rke2_agents_group_name group)" % (role,)
         )
-    write_files = variables.get("kubelet_numa_rke2_write_files", True)
+    # No default of its own: the role's defaults are the only ones (true).
+    write_files = variables.get("kubelet_numa_rke2_write_files")
     if not isinstance(write_files, bool):
         problems.append("kubelet_numa_rke2_write_files: %r must be true or false" % (write_files,))
     if problems:

@@ -583,3 +583,43 @@ def test_the_split_has_no_default_of_the_engines_own():
     with pytest.raises(PlanError) as raised:
         plan_host(variables, {"files": {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}})
     assert raised.value.problems == ["kubelet_numa_reserved_memory_split: None is not one of even, first, proportional or a mapping {numa_id: quantity}"]
+
+
+@pytest.mark.parametrize(
+    "platform, variable, extra, problem",
+    [
+        (
+            "nodeadm",
+            "kubelet_numa_nodeadm_apply_service",
+            {"kubelet_numa_instance_type": "m5.large"},
+            (
+                "kubelet_numa_nodeadm_apply_service: %r must be a systemd unit name (ASCII letters, digits and : - _ . \\ @): "
+                "the unit that applies /etc/eks/nodeadm.d and starts the kubelet"
+            ),
+        ),
+        (
+            "rke2",
+            "kubelet_numa_rke2_write_files",
+            {"kubelet_numa_rke2_version": "v1.32.5+rke2r1", "kubelet_numa_rke2_role": "server"},
+            "kubelet_numa_rke2_write_files: %r must be true or false",
+        ),
+    ],
+)
+def test_platform_variables_have_no_default_of_the_engines_own(platform, variable, extra, problem):
+    # The role's defaults are the only defaults: left out, or a value that is no value, is a problem naming the variable;
+    # the role's default plans as before.
+    assert plan(platform, {}, **extra)  # DEFAULTS hold the role's value of the variable
+    for value in (None, "", "nodeadm-run.service; rm -rf /", 1) if platform == "nodeadm" else (None, "yes", 0):
+        variables = dict(DEFAULTS, kubelet_numa_platform=platform, kubelet_numa_config=INTENT, kubelet_numa_topology=TOPOLOGY, **extra)
+        if value is None:
+            del variables[variable]
+        else:
+            variables[variable] = value
+        with pytest.raises(PlanError) as raised:
+            plan_host(variables, {"files": {}})
+        assert raised.value.problems == [problem % (value,)], value
+
+
+def test_the_nodeadm_apply_unit_is_the_variables():
+    result = plan("nodeadm", {}, kubelet_numa_instance_type="m5.large", kubelet_numa_nodeadm_apply_service="nodeadm-run@custom.service")
+    assert result["apply_unit"] == "nodeadm-run@custom.service"
