@@ -11,7 +11,7 @@ module: container_numa
 short_description: Read the kernel's NUMA view of a node's pod containers and the kubelet's checkpoints
 version_added: 0.2.0
 description:
-  - Read-only, in one round trip, what the C(numa.kubelet.kubelet_numa_alignment) filter compares (the alignment
+  - Read-only, in one round trip, what the C(numa.kubelet.alignment) filter compares (the alignment
     check of C(numa.kubelet.verify)).
   - The kubelet's C(memory_manager_state) and C(cpu_manager_state) checkpoints in its root directory.
   - Every pod container the kubelet runs, from the links the kubelet keeps in C(/var/log/containers)
@@ -56,7 +56,7 @@ EXAMPLES = r"""
 
 - name: Fail when a container runs off the NUMA node the kubelet assigned it
   ansible.builtin.assert:
-    that: (view | numa.kubelet.kubelet_numa_alignment).problems | length == 0
+    that: (view | numa.kubelet.alignment).problems | length == 0
 """
 
 RETURN = r"""

@@ -24,7 +24,7 @@ description:
   - With C(kubelet_numa_node_files) set, no file is read on the node; with C(kubelet_numa_topology) set, no topology.
     Both are inputs for the C(numa.kubelet.render) playbook and check mode; with O(plan=true) outside check mode the task
     fails, naming the host and the variables to remove, before anything is read.
-  - Then plans the node with the same planning core as P(numa.kubelet.kubelet_numa_plan#filter) (the effective
+  - Then plans the node with the same planning core as P(numa.kubelet.plan#filter) (the effective
     kubelet config with the change in place, C(reservedMemory) and every check). A problem fails the task with one
     line per problem and nothing on the node changes. The plan's warnings are shown as task warnings.
 author:
@@ -112,7 +112,7 @@ EXAMPLES = r"""
 RETURN = r"""
 discovered:
   description:
-    - What the plan was made from, the input of P(numa.kubelet.kubelet_numa_plan#filter)
+    - What the plan was made from, the input of P(numa.kubelet.plan#filter)
       (C(numa_nodes), C(numa_memory_capacity_bytes), C(platform), C(files) by absolute path with C(null) for a missing
       file, C(rke2_version), C(rke2_role), C(k3s_version), C(k3s_role), C(instance_type), C(lablabs)).
   returned: always
@@ -123,7 +123,7 @@ attributes:
   type: dict
 plan:
   description:
-    - The plan, as P(numa.kubelet.kubelet_numa_plan#filter) returns it.
+    - The plan, as P(numa.kubelet.plan#filter) returns it.
     - "With the lablabs.rke2 hand-over, C(rke2.lablabs) holds lablabs' variables for this host, the user's values with
       numa.kubelet's merged in: C(rke2_server_options), C(rke2_agent_options), C(rke2_kubelet_config), C(rke2_kubelet_arg)
       (absent when nothing is to be rendered), the C(form) used (V(options), V(kubelet_arg), V(kubelet_config)), and

@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""kubelet_numa_configz_drift is thin: the engine's lines pass through, a non-plan input is refused naming the filter."""
+"""The private filters of verify and the rollout: _configz_drift is thin (the engine's lines pass through, a non-plan input is refused
+naming the filter); _drift and _rollout_problems refuse careless input by name."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import json
 import pytest
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.numa.kubelet.plugins.filter.kubelet_numa_drift import FilterModule, kubelet_numa_drift, kubelet_numa_rollout_problems
+from ansible_collections.numa.kubelet.plugins.filter.rollout import FilterModule
 
-FILTER = FilterModule().filters()["kubelet_numa_configz_drift"]
+FILTER = FilterModule().filters()["_configz_drift"]
+drift = FilterModule().filters()["_drift"]
+rollout_problems = FilterModule().filters()["_rollout_problems"]
 PLAN = {
     "kubelet_config": {
         "memoryManagerPolicy": "Static",
@@ -45,16 +48,16 @@ def test_the_engines_lines_pass_through():
 def test_an_input_that_is_not_a_plan_is_refused_naming_the_filter(plan):
     with pytest.raises(AnsibleFilterError) as error:
         FILTER(plan, running())
-    assert str(error.value).startswith("kubelet_numa_configz_drift: the input must be a kubelet_numa_plan result, got %r" % (plan,))
+    assert str(error.value).startswith("_configz_drift: the input must be a numa.kubelet.plan result, got %r" % (plan,))
 
 
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: kubelet_numa_drift([], None), "the input must be a kubelet_numa_plan result, got [] (list)"),
-        (lambda: kubelet_numa_drift(None, None), "the input must be a kubelet_numa_plan result, got None"),
-        (lambda: kubelet_numa_rollout_problems(1, inventory=[], hosts=None), "inventory: [] must be the mapping"),
-        (lambda: kubelet_numa_rollout_problems(1, inventory={}, hosts="abc"), "hosts: 'abc' must be a list"),
+        (lambda: drift([], None), "the input must be a numa.kubelet.plan result, got [] (list)"),
+        (lambda: drift(None, None), "the input must be a numa.kubelet.plan result, got None"),
+        (lambda: rollout_problems(1, inventory=[], hosts=None), "inventory: [] must be the mapping"),
+        (lambda: rollout_problems(1, inventory={}, hosts="abc"), "hosts: 'abc' must be a list"),
     ],
 )
 def test_filters_name_a_list_none_or_string_where_a_mapping_belongs(call, message):

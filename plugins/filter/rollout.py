@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
-# Three filters in one file: each documents itself in its own sidecar (kubelet_numa_drift.yml,
-# kubelet_numa_configz_drift.yml, kubelet_numa_rollout_problems.yml). ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
+# The private filters of numa.kubelet's own verify and rollout (the underscore: see docs/contributing.md, "Naming"), beside
+# their engine _rollout.py. Each documents itself in its own sidecar (_drift.yml, _configz_drift.yml,
+# _rollout_problems.yml): ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
@@ -13,29 +14,29 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields impor
 from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import configz_drift, drift, intent_conflicts, serial_problems
 
 
-def kubelet_numa_drift(plan, state_text):
+def drift_filter(plan, state_text):
     """Differences between the node and the plan."""
     if not isinstance(plan, dict) or "expected_state" not in plan:
-        raise AnsibleFilterError("kubelet_numa_drift: the input must be a kubelet_numa_plan result, got %r (%s)" % (plain_data(plan), type_name(plan)))
+        raise AnsibleFilterError("_drift: the input must be a numa.kubelet.plan result, got %r (%s)" % (plain_data(plan), type_name(plan)))
     try:
         return drift(plain_data(plan), plain_data(state_text))
     except (KubeletConfigError, KeyError, TypeError, AttributeError) as exc:
-        raise AnsibleFilterError("kubelet_numa_drift: the input must be a kubelet_numa_plan result and the text of memory_manager_state: %s" % exc) from exc
+        raise AnsibleFilterError("_drift: the input must be a numa.kubelet.plan result and the text of memory_manager_state: %s" % exc) from exc
 
 
-def kubelet_numa_configz_drift(plan, configz):
+def configz_drift_filter(plan, configz):
     """Differences between the running kubelet's config (its /configz answer) and the plan."""
     if not isinstance(plan, dict) or not isinstance(plan.get("kubelet_config"), dict):
-        raise AnsibleFilterError("kubelet_numa_configz_drift: the input must be a kubelet_numa_plan result, got %r (%s)" % (plain_data(plan), type_name(plan)))
+        raise AnsibleFilterError("_configz_drift: the input must be a numa.kubelet.plan result, got %r (%s)" % (plain_data(plan), type_name(plan)))
     return configz_drift(plan, configz)
 
 
-def kubelet_numa_rollout_problems(serial, inventory=None, hosts=None):
+def rollout_problems_filter(serial, inventory=None, hosts=None):
     """What numa.kubelet.rollout refuses before the first drain, beyond the per-host plans."""
     try:
         return serial_problems(serial) + intent_conflicts({} if inventory is None else plain_data(inventory), [] if hosts is None else plain_data(hosts))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("kubelet_numa_rollout_problems: %s" % exc) from exc
+        raise AnsibleFilterError("_rollout_problems: %s" % exc) from exc
 
 
 class FilterModule:
@@ -43,7 +44,7 @@ class FilterModule:
 
     def filters(self):
         return {
-            "kubelet_numa_drift": kubelet_numa_drift,
-            "kubelet_numa_configz_drift": kubelet_numa_configz_drift,
-            "kubelet_numa_rollout_problems": kubelet_numa_rollout_problems,
+            "_drift": drift_filter,
+            "_configz_drift": configz_drift_filter,
+            "_rollout_problems": rollout_problems_filter,
         }

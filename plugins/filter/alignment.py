@@ -4,24 +4,24 @@
 
 from __future__ import annotations
 
-# Documented in its sidecar, kubelet_numa_alignment.yml.
+# Documented in its sidecar, alignment.yml.
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._alignment import AlignmentError, alignment
 
 
-def kubelet_numa_alignment(view):
+def alignment_filter(view):
     """Each pod container's NUMA assignment (the kubelet's checkpoint) against the kernel's view of its process."""
     if not isinstance(view, dict) or "containers" not in view:
-        raise AnsibleFilterError("kubelet_numa_alignment: the input must be a numa.kubelet.container_numa result, got %r (%s)" % (view, type(view).__name__))
+        raise AnsibleFilterError("alignment: the input must be a numa.kubelet.container_numa result, got %r (%s)" % (view, type(view).__name__))
     try:
         return alignment(view)
     except AlignmentError as exc:
-        raise AnsibleFilterError("kubelet_numa_alignment: %s" % exc) from exc
+        raise AnsibleFilterError("alignment: %s" % exc) from exc
 
 
 class FilterModule:
     """NUMA alignment of pod containers."""
 
     def filters(self):
-        return {"kubelet_numa_alignment": kubelet_numa_alignment}
+        return {"alignment": alignment_filter}

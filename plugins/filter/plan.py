@@ -11,24 +11,24 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._manager_inputs impor
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 
 
-def kubelet_numa_plan(variables, facts):
+def plan(variables, facts):
     """The plan for one host."""
     try:
         return plan_host(plain_data(variables), plain_data(facts))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("kubelet_numa_plan: %s" % exc) from exc
+        raise AnsibleFilterError("plan: %s" % exc) from exc
 
 
-def kubelet_numa_state_problems(state_text, expected_state):
+def state_problems_filter(state_text, expected_state):
     """How a memory_manager_state differs from a plan's expected_state."""
     try:
         return state_problems(plain_data(state_text), plain_data(expected_state))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("kubelet_numa_state_problems: %s" % exc) from exc
+        raise AnsibleFilterError("state_problems: %s" % exc) from exc
 
 
 class FilterModule:
     """Node planning."""
 
     def filters(self):
-        return {"kubelet_numa_plan": kubelet_numa_plan, "kubelet_numa_state_problems": kubelet_numa_state_problems}
+        return {"plan": plan, "state_problems": state_problems_filter}
