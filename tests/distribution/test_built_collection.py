@@ -36,7 +36,7 @@ def test_the_tarball_ships_no_test_files(built_collection):
     shipped = [
         os.path.relpath(os.path.join(directory, name), built_collection.path)
         for top in ("tests", "molecule", "scripts")
-        for directory, _, names in os.walk(os.path.join(built_collection.path, top))
+        for directory, _subdirectories, names in os.walk(os.path.join(built_collection.path, top))
         for name in names
     ]
     assert shipped == [], "galaxy.yml's build_ignore misses test files"
