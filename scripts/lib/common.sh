@@ -106,23 +106,10 @@ shell_scripts() {
     done
 }
 
-# A fresh copy (not a link: ansible-test and molecule want a real tree) of the checkout's files as
-# ROOT/ansible_collections/numa/kubelet; prints that path.
+# A fresh copy of the checkout's files as ROOT/ansible_collections/numa/kubelet (scripts/lib/collection_copy.py);
+# prints that path.
 collection_copy() {
-    local root=$1 dest
-    dest=$root/ansible_collections/numa/kubelet
-    rm -rf "$dest"
-    mkdir -p "$dest"
-    (
-        cd "$REPO"
-        git ls-files -z --cached --others --exclude-standard \
-            | while IFS= read -r -d '' path; do
-                # Files only: a link to a directory (.collections/.../kubelet, the checkout itself) is left out.
-                if [ -e "$path" ] && ! { [ -L "$path" ] && [ -d "$path" ]; }; then printf '%s\0' "$path"; fi
-            done \
-            | xargs -0 cp --parents -t "$dest"
-    ) || die "copying the collection to $dest failed"
-    echo "$dest"
+    "$PYTHON" "$REPO/scripts/lib/collection_copy.py" "$1" || die "copying the collection to $1/ansible_collections/numa/kubelet failed"
 }
 
 # The directory that makes this checkout the collection numa.kubelet for Ansible: the committed link

@@ -14,7 +14,6 @@ import fcntl
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -80,19 +79,3 @@ def shared_install(directory):
     if "error" in result:
         raise AssertionError("building and installing the tarball failed: %s" % result["error"])
     return Installed(**result["installed"])
-
-
-def checkout_copy(destination):
-    """A copy (not a link) of the checkout's files, tracked or not ignored, as DESTINATION/ansible_collections/numa/kubelet."""
-    dest = os.path.join(destination, "ansible_collections", "numa", "kubelet")
-    shutil.rmtree(dest, ignore_errors=True)
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO, capture_output=True, check=True).stdout.decode()
-    for path in filter(None, listed.split("\0")):
-        source = os.path.join(REPO, path)
-        # Files only: a link to a directory (.collections/.../kubelet, the checkout itself) is left out, and so is a
-        # file deleted but not yet staged.
-        if os.path.isdir(source) or not os.path.exists(source):
-            continue
-        os.makedirs(os.path.dirname(os.path.join(dest, path)), exist_ok=True)
-        shutil.copy2(source, os.path.join(dest, path))
-    return dest

@@ -39,6 +39,7 @@ def test_the_tarball_ships_no_test_files(built_collection):
         for directory, _subdirectories, names in os.walk(os.path.join(built_collection.path, top))
         for name in names
     ]
+    shipped += [name for name in ("noxfile.py", "requirements-dev.txt", "requirements-tools.txt") if os.path.exists(os.path.join(built_collection.path, name))]
     assert shipped == [], "galaxy.yml's build_ignore misses test files"
 
 

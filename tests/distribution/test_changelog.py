@@ -13,7 +13,8 @@ import re
 import pytest
 import yaml
 
-from ansible_collections.numa.kubelet.tests.distribution.tarball import REPO, checkout_copy
+from ansible_collections.numa.kubelet.scripts.lib.collection_copy import collection_copy
+from ansible_collections.numa.kubelet.tests.distribution.tarball import REPO
 
 
 def test_antsibull_docs_lint(built_collection):
@@ -30,7 +31,7 @@ def _flat(text):
 
 
 def test_a_trial_release_lists_every_fragment_and_new_plugin(built_collection, tmp_path):
-    release = checkout_copy(str(tmp_path))
+    release = collection_copy(str(tmp_path))
     with open(os.path.join(REPO, "galaxy.yml"), encoding="utf-8") as handle:
         version = yaml.safe_load(handle)["version"]
     built_collection.run("antsibull-changelog", "release", "--version", str(version), cwd=release)
@@ -60,7 +61,7 @@ def test_a_trial_release_lists_every_fragment_and_new_plugin(built_collection, t
 def test_the_committed_changelog_is_what_antsibull_changelog_generates(built_collection, tmp_path):
     if not os.path.exists(os.path.join(REPO, "CHANGELOG.rst")):
         pytest.skip("no release yet: CHANGELOG.rst is committed with the first one")
-    generated = checkout_copy(str(tmp_path))
+    generated = collection_copy(str(tmp_path))
     built_collection.run("antsibull-changelog", "generate", cwd=generated)
     with open(os.path.join(generated, "CHANGELOG.rst"), encoding="utf-8") as ours, open(os.path.join(REPO, "CHANGELOG.rst"), encoding="utf-8") as committed:
         assert ours.read() == committed.read(), "CHANGELOG.rst is not what antsibull-changelog generates from changelogs/changelog.yaml"

@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The stages of ./scripts/test, one nox session each, in the order they run.
+
+./scripts/test makes the virtualenvs (scripts/lib/common.sh) and runs this file, which runs nox over these sessions
+and prints one line per stage and `stages: N passed, N failed, N skipped` last; `./scripts/test --fast` runs the
+sessions tagged `fast` (nothing there needs a test host). One stage alone, once the virtualenvs exist:
+`.cache/tools-venv/bin/nox -s lint` (`nox -l` lists them).
+
+Every session uses the project's own virtualenvs (venv_backend "none"): requirements-dev.txt's for the tests,
+requirements-tools.txt's (ruff, pre-commit, ansible-runner, nox) for the tools. A stage whose kit beside the checkout
+(../shared/NAME, or the environment variable naming it) is absent is skipped, and says so with the path it looked at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import nox
+
+REPO = os.path.dirname(os.path.abspath(__file__))
+COMMON = os.path.join(REPO, "scripts", "lib", "common.sh")
+sys.path.insert(0, os.path.join(REPO, "scripts", "lib"))
+
+from collection_copy import collection_copy  # noqa: E402 (scripts/lib is not a package)
+from stages import shell_scripts, summary  # noqa: E402
+
+
+def _common_paths():
+    """CACHE, VENV and TOOLS_VENV as scripts/lib/common.sh decides them (the environment variables it reads, or the
+    checkout's .venv and .cache): one place decides where the virtualenvs are."""
+    script = 'source "$1" && printf "%s\\0" "$CACHE" "$VENV" "$TOOLS_VENV"'
+    output = subprocess.run(["bash", "-c", script, "common.sh", COMMON], capture_output=True, text=True, check=True).stdout
+    return output.split("\0")[:3]
+
+
+CACHE, VENV, TOOLS_VENV = _common_paths()
+nox.options.default_venv_backend = "none"
+nox.options.error_on_external_run = False
+
+
+def _kit(variable, default, tool=None):
+    """The kit a stage needs: $VARIABLE, else DEFAULT beside the checkout (../shared/...); with TOOL, a directory
+    given means its TOOL inside."""
+    path = os.path.realpath(os.environ.get(variable) or os.path.join(REPO, "..", "shared", default))
+    return os.path.join(path, tool) if tool and not os.path.isfile(path) else path
+
+
+def _skip(session, why):
+    print("stage %s SKIPPED: %s" % (session.name, why), flush=True)
+    session.skip(why)
+
+
+def _bash(session, function, *args):
+    """A function of scripts/lib/common.sh (installing Debian packages, making a virtualenv)."""
+    session.run("bash", "-c", 'source "$0" && "$@"', COMMON, function, *args)
+
+
+def _pytest(session, *args, env=None):
+    # pytest's exit code 5 means it collected no test: that is a failure here, as any other non-zero code.
+    session.run(os.path.join(VENV, "bin", "python"), "-m", "pytest", "-p", "no:cacheprovider", *args, env=env)
+
+
+def _test_hosts(session, which):
+    session.run(os.path.join(REPO, "scripts", "build-test-hosts"), "--only", which)
+
+
+def stage(*, fast=False):
+    """A session of nox that runs in the project's virtualenvs: their bin first on the PATH of what it runs (nox itself
+    finds a program on its own PATH, so the sessions name the virtualenvs' programs by path); `fast` sessions need no
+    test host and are what `./scripts/test --fast` runs."""
+
+    def decorate(function):
+        def run(session):
+            session.env["PATH"] = os.path.join(VENV, "bin") + os.pathsep + os.environ.get("PATH", "")
+            function(session)
+
+        run.__name__, run.__doc__ = function.__name__, function.__doc__
+        return nox.session(venv_backend="none", tags=["fast"] if fast else [])(run)
+
+    return decorate
+
+
+ORACLE = _kit("NUMA_KUBELET_ORACLE", "oracle", "kubelet-check")
+NODEADM_CONFIG = _kit("NUMA_KUBELET_NODEADM_CONFIG", "nodeadm", "nodeadm-config")
+APISERVER = _kit("NUMA_KUBELET_APISERVER", "apiserver")
+LABLABS_RKE2 = _kit("NUMA_KUBELET_LABLABS_RKE2", os.path.join("clients", "lablabs.rke2"))
+REAL_KUBELET = _kit("NUMA_KUBELET_REAL_KUBELET", os.path.join("oracle", "kubelet.xz"))
+# Directories of tests/ that run in a stage of their own (tests/docs runs against the built tarball, in distribution).
+OWN_STAGE = ["oracle", "docs", "distribution", "apiserver", "restart", "nodeadm", "lablabs", "testhost", "ee"]
+
+
+@stage(fast=True)
+def pytest(session):
+    """Unit, through-Ansible and stand-in tests (tests/, without the directories of other stages)."""
+    _pytest(session, "-n", "2", "tests", *("--ignore=tests/%s" % name for name in OWN_STAGE))
+
+
+@stage(fast=True)
+def lint(session):
+    """What .pre-commit-config.yaml runs, from the pinned tools: ruff check and format (ruff.toml), shellcheck
+    (.shellcheckrc, from Debian), pre-commit's check of its config, yamllint and ansible-lint (production)."""
+    _bash(session, "ensure_debian_packages", "shellcheck")
+    tools = os.path.join(TOOLS_VENV, "bin")
+    session.run(os.path.join(tools, "ruff"), "check", "--no-cache", "--output-format", "concise", ".")
+    session.run(os.path.join(tools, "ruff"), "format", "--no-cache", "--check", ".")
+    session.run("shellcheck", *shell_scripts(REPO))
+    session.run(os.path.join(tools, "pre-commit"), "validate-config", ".pre-commit-config.yaml")
+    session.run(os.path.join(VENV, "bin", "yamllint"), "--strict", ".")
+    # ANSIBLE_HOME keeps ansible-lint's cache (which it searches first) out of ~/.ansible, where a stale installed
+    # numa.kubelet would shadow the checkout (ansible.cfg makes the checkout numa.kubelet).
+    session.run(
+        os.path.join(VENV, "bin", "ansible-lint"), "--offline", "--profile", "production", env={"ANSIBLE_HOME": os.path.join(CACHE, "ansible-lint-home")}
+    )
+
+
+@stage(fast=True)
+def distribution(session):
+    """The built tarball installed into an empty collections path: tests/distribution, and tests/docs against it."""
+    session.run(os.path.join(REPO, "scripts", "check-distribution"))
+
+
+@stage(fast=True)
+def oracle(session):
+    """tests/oracle against the real kubelet v1.36.2 of kubelet-check (needs root, containerd and runc)."""
+    if not os.path.exists(ORACLE):
+        _skip(session, "no real kubelet at %s (../shared/oracle)" % os.path.dirname(ORACLE))
+    _bash(session, "ensure_debian_packages", "containerd", "runc")
+    _pytest(session, "-n", "2", "tests/oracle", env={"NUMA_KUBELET_ORACLE": ORACLE})
+
+
+@stage(fast=True)
+def nodeadm(session):
+    """tests/nodeadm; the real kubelet checks what nodeadm writes where the oracle exists (as in the oracle stage)."""
+    if not os.path.exists(NODEADM_CONFIG):
+        _skip(session, "no nodeadm-config at %s (../shared/nodeadm)" % os.path.dirname(NODEADM_CONFIG))
+    oracle = ""
+    if os.path.exists(ORACLE):
+        _bash(session, "ensure_debian_packages", "containerd", "runc")
+        oracle = ORACLE
+    _pytest(session, "-n", "2", "tests/nodeadm", env={"NUMA_KUBELET_NODEADM_CONFIG": NODEADM_CONFIG, "NUMA_KUBELET_ORACLE": oracle})
+
+
+@stage()
+def apiserver(session):
+    """tests/apiserver in one pytest process: the tests share one fleet of three test hosts and one API server."""
+    if not os.path.exists(os.path.join(APISERVER, "apiserver-up")):
+        _skip(session, "no real API server at %s (../shared/apiserver)" % APISERVER)
+    _bash(session, "ensure_debian_packages", "etcd-server")
+    _test_hosts(session, "container")
+    _pytest(session, "-p", "no:xdist", "tests/apiserver", env={"NUMA_KUBELET_APISERVER": APISERVER})
+
+
+@stage()
+def restart(session):
+    """Restarts and their faults on podman test hosts of this stage's own (tests/restart/conftest.py), two at a time."""
+    _test_hosts(session, "container")
+    _pytest(session, "-n", "2", "tests/restart")
+
+
+@stage()
+def lablabs(session):
+    """tests/lablabs in one pytest process (one cluster of two test hosts and one API server). lablabs.rke2 needs the
+    netaddr package on the controller (its README, "Requirements for Ansible Controller"); it goes beside the
+    virtualenv, not into it, so that requirements-dev.txt stays the tools of every stage."""
+    if not os.path.isdir(os.path.join(LABLABS_RKE2, "tasks")):
+        _skip(session, "no lablabs.rke2 role at %s (../shared/clients/lablabs.rke2)" % LABLABS_RKE2)
+    if not os.path.exists(os.path.join(APISERVER, "apiserver-up")):
+        _skip(session, "no real API server at %s (../shared/apiserver)" % APISERVER)
+    _bash(session, "ensure_debian_packages", "etcd-server", "gcc", "libc6-dev")
+    _test_hosts(session, "container")
+    python_path = os.path.join(CACHE, "lablabs-python")
+    if not os.path.isdir(os.path.join(python_path, "netaddr")):
+        session.run(os.path.join(VENV, "bin", "python"), "-m", "pip", "install", "-q", "--target", python_path, "netaddr==1.3.0")
+    env = {"NUMA_KUBELET_APISERVER": APISERVER, "NUMA_KUBELET_LABLABS_RKE2": LABLABS_RKE2, "NUMA_KUBELET_LABLABS_PYTHONPATH": python_path}
+    _pytest(session, "-p", "no:xdist", "tests/lablabs", env=env)
+
+
+@stage()
+def sanity(session):
+    """ansible-test sanity (every test, no ignore file) on a copy in ansible_collections/numa/kubelet."""
+    # Outside any hidden directory: ansible-test skips every file below one.
+    copy = collection_copy(os.path.join(tempfile.gettempdir(), "numa-kubelet-sanity"))
+    session.run(os.path.join(VENV, "bin", "python"), os.path.join(REPO, "scripts", "lib", "offline_get_pip.py"))
+    session.chdir(copy)
+    session.run(os.path.join(VENV, "bin", "ansible-test"), "sanity", "--venv", "--python", "3.11", "--color", "no")
+
+
+@stage()
+def molecule(session):
+    """The molecule scenarios on the test hosts (scripts/run-molecule), all but real_kubelet."""
+    session.run(os.path.join(REPO, "scripts", "run-molecule"))
+
+
+@stage()
+def real_kubelet(session):
+    """molecule/real_kubelet: the real kubelet and containerd on the two-NUMA VM; alone, after the other scenarios,
+    since the emulated VM needs both cores."""
+    if not os.path.isfile(REAL_KUBELET):
+        _skip(session, "no real kubelet at %s (../shared/oracle/kubelet.xz)" % REAL_KUBELET)
+    session.run(os.path.join(REPO, "scripts", "run-molecule"), "--jobs", "1", "real_kubelet", env={"NUMA_KUBELET_REAL_KUBELET": REAL_KUBELET})
+
+
+@stage()
+def testhost(session):
+    """tests/testhost: the installed tarball on a test host reached as a normal login (a container of its own)."""
+    _test_hosts(session, "container")
+    _pytest(session, "-p", "no:xdist", "tests/testhost")
+
+
+@stage()
+def ee(session):
+    """tests/ee: the collection in an execution environment built with ansible-builder, run through ansible-runner as
+    AWX runs it (render, and a rollout over ssh through transmit | worker | process). Needs root and podman."""
+    if os.geteuid() != 0 or not shutil.which("podman"):
+        _skip(session, "the execution-environment stage needs root and podman")
+    _test_hosts(session, "ee")
+    _pytest(session, "-p", "no:xdist", "-s", "tests/ee", env={"NUMA_KUBELET_ANSIBLE_RUNNER": os.path.join(TOOLS_VENV, "bin", "ansible-runner")})
+
+
+@stage()
+def matrix(session):
+    """The ansible-core versions meta/runtime.yml claims (scripts/test-matrix)."""
+    session.run(os.path.join(REPO, "scripts", "test-matrix"))
+
+
+def main(argv):
+    """./scripts/test: nox over every stage (or the fast ones), then one line per stage and the `stages:` line."""
+    parser = argparse.ArgumentParser(prog="scripts/test", description="Runs the stages of numa.kubelet's tests (noxfile.py).")
+    parser.add_argument("--fast", action="store_true", help="only the stages that need no test host")
+    fast = parser.parse_args(argv).fast
+    stages = [name for name, function in nox.registry.get().items() if not fast or "fast" in function.tags]
+    with tempfile.TemporaryDirectory(prefix="numa-kubelet-stages.") as work:
+        report = os.path.join(work, "report.json")
+        sys.argv = ["nox", "--noxfile", os.path.abspath(__file__), "--report", report, "--sessions", *stages]
+        try:
+            nox.main()
+        except SystemExit:  # nox's exit code says only that some session failed; the summary below says which
+            pass
+        sessions = []
+        if os.path.exists(report):
+            with open(report, encoding="utf-8") as handle:
+                sessions = json.load(handle)["sessions"]
+    lines, passed = summary(sessions, stages)
+    print("\n".join(lines), flush=True)
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
