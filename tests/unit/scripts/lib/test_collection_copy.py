@@ -40,7 +40,7 @@ def test_tracked_and_untracked_files_are_copied_ignored_and_deleted_ones_and_dir
     dest = _collection_copy()(str(tmp_path / "out"), repo=str(repo))
 
     assert dest == str(stale.parent)
-    copied = sorted(os.path.relpath(os.path.join(directory, name), dest) for directory, _, names in os.walk(dest) for name in names)
+    copied = sorted(os.path.relpath(os.path.join(directory, name), dest) for directory, _subdirectories, names in os.walk(dest) for name in names)
     assert copied == [".gitignore", "alias.py", "new.txt", "plugins/a.py"]
     assert not os.path.islink(os.path.join(dest, "alias.py"))
     assert (stale.parent / "alias.py").read_text() == "a\n"
