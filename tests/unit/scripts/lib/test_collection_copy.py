@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 
+import pytest
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+# The scripts list the checkout's files with git; the ansible-core matrix runs the unit tests in a Debian 13 root without it.
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git (git ls-files), which this controller lacks")
 
 
 def _collection_copy():
