@@ -27,11 +27,10 @@ import time
 
 import pytest
 import yaml
-from podman_hosts import podman_env, run
+from podman_hosts import TEST_HOST_IMAGE, StageHosts, image_exists, podman_env, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-IMAGE = "localhost/numa-kubelet-testhost:bookworm"
 HOSTS = ["rollout-n1", "rollout-n2", "rollout-n3"]
 # numa-standin-provision's layout per host, and what follows from it.
 LAYOUT = {"rollout-n1": "kubeadm", "rollout-n2": "kubeadm", "rollout-n3": "rke2-agent"}
@@ -79,6 +78,7 @@ class Fleet:
         self.tmp = tmp
         self.collections_root = collections_root
         self.env = podman_env()
+        self.hosts = StageHosts()
         self.kubeconfig = None
         self.pids = {}
         self.agent = None
@@ -93,12 +93,8 @@ class Fleet:
         for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")], env=env).stdout.splitlines():
             if line.startswith("KUBECONFIG="):
                 self.kubeconfig = line.split("=", 1)[1]
-        for host in HOSTS:
-            run(["podman", "rm", "--force", "--ignore", container(host)], env=self.env)
-        self.parallel(self.create)
-        for host in HOSTS:
-            self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", container(host)], env=self.env).stdout.strip()
-        self.parallel(self.provision)
+        pids = self.hosts.start_all({container(host): {"hostname": host, "layout": LAYOUT[host]} for host in HOSTS})
+        self.pids = {host: pids[container(host)] for host in HOSTS}
         self.agent_log = open(os.path.join(self.tmp, "node-agent.log"), "w")
         self.agent = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
@@ -115,43 +111,13 @@ class Fleet:
             self.agent.terminate()
             self.agent.wait(10)
             self.agent_log.close()
-        for host in HOSTS:
-            run(["podman", "rm", "--force", "--time", "0", "--ignore", container(host)], check=False, env=self.env)
+        self.hosts.remove_all()
         if self.kubeconfig:
             run([apiserver_up_script(), "down", os.path.dirname(self.kubeconfig)], check=False)
 
     def parallel(self, function):
         with concurrent.futures.ThreadPoolExecutor(len(HOSTS)) as pool:
             list(pool.map(function, HOSTS))
-
-    def create(self, host):
-        run(
-            [
-                "podman",
-                "run",
-                "--detach",
-                "--name",
-                container(host),
-                "--hostname",
-                host,
-                "--runtime=runc",
-                "--systemd=always",
-                "--ulimit",
-                "nofile=20000:20000",
-                "--ulimit",
-                "nproc=32768:32768",
-                IMAGE,
-                "/sbin/init",
-            ],
-            env=self.env,
-        )
-        deadline = time.time() + 60
-        while run(["podman", "exec", container(host), "systemctl", "is-system-running"], check=False, env=self.env).stdout.strip() not in (
-            "running",
-            "degraded",
-        ):
-            assert time.time() < deadline, "%s: systemd did not finish booting in 60 s" % host
-            time.sleep(0.5)
 
     def provision(self, host):
         self.sh(
@@ -184,7 +150,7 @@ class Fleet:
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def sh(self, host, script, check=True):
-        return run(["nsenter", "--target", self.pids[host], "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script], check=check)
+        return self.hosts.sh(container(host), script, check=check)
 
     def kubectl(self, *args, check=True, stdin=None):
         return run(["kubectl", "--kubeconfig=" + self.kubeconfig] + list(args), check=check, input=stdin)
@@ -260,8 +226,8 @@ def fleet(tmp_path_factory, collections_root):
         pytest.skip("no real API server at %s (../shared/apiserver)" % os.path.dirname(apiserver_up_script()))
     if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("kubectl"):
         pytest.skip("needs root, podman and kubectl")
-    if run(["podman", "image", "exists", IMAGE], check=False, env=podman_env()).returncode != 0:
-        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % IMAGE)
+    if not image_exists(TEST_HOST_IMAGE):
+        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % TEST_HOST_IMAGE)
     fleet = Fleet(str(tmp_path_factory.mktemp("fleet")), collections_root)
     try:
         fleet.start()

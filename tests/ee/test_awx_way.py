@@ -29,7 +29,7 @@ import time
 
 import pytest
 import yaml
-from podman_hosts import image_exists, podman_env, remove, run, start
+from podman_hosts import StageHosts, image_exists, podman_env, run
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)
@@ -164,9 +164,8 @@ def test_render_in_the_ee_is_what_the_controller_renders(ee_image, tmp_path):
 @pytest.fixture()
 def ssh_node(tmp_path):
     env = podman_env()
-    try:
-        start(NODE, image=NODE_IMAGE, hostname="ee-node")
-        run(["podman", "exec", NODE, "numa-standin-provision", "kubeadm"], env=env)
+    with StageHosts(image=NODE_IMAGE) as hosts:
+        hosts.start(NODE, hostname="ee-node", layout="kubeadm")
         key = tmp_path / "id_ed25519"
         run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "numa-kubelet-ee-test", "-f", str(key)])
         run(
@@ -177,8 +176,6 @@ def ssh_node(tmp_path):
         address = run(["podman", "inspect", "--format", "{{.NetworkSettings.IPAddress}}", NODE], env=env).stdout.strip()
         assert address, "no address for %s" % NODE
         yield {"address": address, "key": key.read_text()}
-    finally:
-        remove(NODE)
 
 
 def test_rollout_over_ssh_through_transmit_worker_process(ee_image, ssh_node, tmp_path):

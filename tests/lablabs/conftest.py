@@ -38,11 +38,10 @@ import time
 
 import pytest
 import yaml
-from podman_hosts import podman_env, run
+from podman_hosts import TEST_HOST_IMAGE, StageHosts, image_exists, podman_env, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-IMAGE = "localhost/numa-kubelet-testhost:bookworm"
 GROUPS = {"server-1": "masters", "agent-1": "workers"}
 UNITS = {"server-1": "rke2-server.service", "agent-1": "rke2-agent.service"}
 RKE2_VERSION = "v1.32.5+rke2r1"
@@ -131,6 +130,7 @@ class Cluster:
         self.tmp = tmp
         self.collections_root = collections_root
         self.env = podman_env()
+        self.hosts = StageHosts()
         self.prefix = "numa-lablabs-%d-" % os.getpid()
         self.kubeconfig = None
         self.pids = {}
@@ -152,33 +152,8 @@ class Cluster:
             frozen = os.path.join(self.tmp, "%s-meminfo" % os.path.basename(os.path.dirname(meminfo)))
             shutil.copyfile(meminfo, frozen)
             mounts += ["--volume", "%s:%s:ro" % (frozen, meminfo)]
-        for host in GROUPS:
-            run(
-                [
-                    "podman",
-                    "run",
-                    "--detach",
-                    "--name",
-                    self.prefix + host,
-                    "--hostname",
-                    host,
-                    "--runtime=runc",
-                    "--systemd=always",
-                    "--ulimit",
-                    "nofile=20000:20000",
-                    "--ulimit",
-                    "nproc=32768:32768",
-                ]
-                + mounts
-                + [IMAGE, "/sbin/init"],
-                env=self.env,
-            )
-        for host in GROUPS:
-            self.pids[host] = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", self.prefix + host], env=self.env).stdout.strip()
-            deadline = time.time() + 60
-            while self.sh(host, "systemctl is-system-running", check=False).stdout.strip() not in ("running", "degraded"):
-                assert time.time() < deadline, "%s: systemd did not finish booting in 60 s" % host
-                time.sleep(0.5)
+        pids = self.hosts.start_all({self.prefix + host: {"hostname": host, "options": mounts} for host in GROUPS})
+        self.pids = {host: pids[self.prefix + host] for host in GROUPS}
         with open(self.kubeconfig, encoding="utf-8") as handle:
             config = yaml.safe_load(handle)
         port = int(config["clusters"][0]["cluster"]["server"].rsplit(":", 1)[1])
@@ -200,8 +175,7 @@ class Cluster:
             self.agent_log.close()
         for forward in self.forwards:
             forward.close()
-        for host in GROUPS:
-            run(["podman", "rm", "--force", "--time", "0", "--ignore", self.prefix + host], check=False, env=self.env)
+        self.hosts.remove_all()
         if self.kubeconfig:
             run([APISERVER_UP, "down", os.path.dirname(self.kubeconfig)], check=False)
 
@@ -251,7 +225,7 @@ class Cluster:
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def sh(self, host, script, check=True):
-        return run(["nsenter", "--target", self.pids[host], "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script], check=check)
+        return self.hosts.sh(self.prefix + host, script, check=check)
 
     def starts(self, host):
         text = self.sh(host, "cat %s 2>/dev/null || true" % STARTS).stdout
@@ -323,8 +297,8 @@ def cluster(tmp_path_factory, collections_root):
         pytest.skip("no real API server at %s (../shared/apiserver)" % os.path.dirname(APISERVER_UP))
     if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("kubectl") or not shutil.which("gcc"):
         pytest.skip("needs root, podman, kubectl and gcc")
-    if run(["podman", "image", "exists", IMAGE], check=False, env=podman_env()).returncode != 0:
-        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % IMAGE)
+    if not image_exists(TEST_HOST_IMAGE):
+        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % TEST_HOST_IMAGE)
     cluster = Cluster(str(tmp_path_factory.mktemp("lablabs")), collections_root)
     try:
         cluster.start()

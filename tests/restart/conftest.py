@@ -18,10 +18,9 @@ import time
 
 import pytest
 import yaml
-from podman_hosts import podman_env, run
+from podman_hosts import TEST_HOST_IMAGE, StageHosts, image_exists, run
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-IMAGE = "localhost/numa-kubelet-testhost:bookworm"
 STARTS = "/var/log/kubelet-standin/starts.jsonl"
 FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
 CHECKPOINT = "/var/lib/kubelet/memory_manager_state"
@@ -42,45 +41,20 @@ class Node:
         self.tmp, self.collections_root, self.layout = tmp, collections_root, layout
         self.unit = UNIT[layout]
         self.name = "numa-restart-%d-%d" % (os.getpid(), next(_NAMES))
-        self.env = podman_env()
+        self.hosts = StageHosts()
         self.pid = None
 
     def start(self):
-        run(
-            [
-                "podman",
-                "run",
-                "--detach",
-                "--name",
-                self.name,
-                "--hostname",
-                self.name,
-                "--runtime=runc",
-                "--systemd=always",
-                "--ulimit",
-                "nofile=20000:20000",
-                "--ulimit",
-                "nproc=32768:32768",
-                IMAGE,
-                "/sbin/init",
-            ],
-            env=self.env,
-        )
-        self.pid = run(["podman", "container", "inspect", "--format", "{{.State.Pid}}", self.name], env=self.env).stdout.strip()
-        deadline = time.time() + 120
-        while self.sh("systemctl is-system-running", check=False).stdout.strip() not in ("running", "degraded"):
-            assert time.time() < deadline, "%s: systemd did not finish booting in 120 s" % self.name
-            time.sleep(0.5)
         # The kubelet STAND-IN of this checkout (its markers for these tests), whichever checkout built the shared image.
-        run(["podman", "cp", os.path.join(REPO, "tests", "hosts", "standins", "kubelet-standin"), self.name + ":/usr/local/bin/kubelet-standin"], env=self.env)
-        self.sh("numa-standin-provision %s --timeout 180" % self.layout)
+        standin = os.path.join(REPO, "tests", "hosts", "standins", "kubelet-standin")
+        self.pid = self.hosts.start(self.name, layout=self.layout, files=[(standin, "/usr/local/bin/kubelet-standin")], provision=["--timeout", "180"])
 
     def stop(self):
-        run(["podman", "rm", "--force", "--time", "0", "--ignore", self.name], check=False, env=self.env)
+        self.hosts.remove_all()
 
     # -- looking at the host ---------------------------------------------------------------------------------
     def sh(self, script, check=True):
-        return run(["nsenter", "--target", self.pid, "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script], check=check)
+        return self.hosts.sh(self.name, script, check=check)
 
     def read(self, path):
         """The file's text, or None when it does not exist."""
@@ -161,8 +135,8 @@ class Node:
 def node_factory(tmp_path, collections_root):
     if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("nsenter"):
         pytest.skip("needs root, podman and nsenter")
-    if run(["podman", "image", "exists", IMAGE], check=False, env=podman_env()).returncode != 0:
-        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % IMAGE)
+    if not image_exists(TEST_HOST_IMAGE):
+        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % TEST_HOST_IMAGE)
     nodes = []
 
     def make(layout):

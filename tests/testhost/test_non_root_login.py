@@ -24,7 +24,7 @@ import sysconfig
 
 import pytest
 import yaml
-from podman_hosts import TEST_HOST_IMAGE, image_exists, podman_env, remove, run, start
+from podman_hosts import TEST_HOST_IMAGE, StageHosts, image_exists, podman_env, run
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOST = "login-node"
@@ -46,6 +46,7 @@ class Node:
     def __init__(self, tmp):
         self.tmp = tmp
         self.env = podman_env()
+        self.hosts = StageHosts()
         self.home = os.path.join(tmp, "home")
         os.makedirs(self.home)
 
@@ -53,14 +54,13 @@ class Node:
         return run(["podman", "exec", CONTAINER, "sh", "-ec", script], check=check, env=self.env)
 
     def start(self):
-        start(CONTAINER, hostname=HOST)
-        self.sh("numa-standin-provision kubeadm")
+        self.hosts.start(CONTAINER, hostname=HOST, layout="kubeadm")
         self.sh(
             "useradd --create-home --shell /bin/bash deploy && echo 'deploy ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/deploy && chmod 0440 /etc/sudoers.d/deploy"
         )
 
     def stop(self):
-        remove(CONTAINER)
+        self.hosts.remove_all()
 
     def install_collection(self):
         """README: ansible-galaxy collection build, then install the tarball; here into the empty HOME's default path."""
