@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import yaml
+from tree_snapshot import snapshot
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -29,23 +30,6 @@ GOOD = {
     "kubelet_numa_config": {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "1Gi"}},
 }
 LEAKS = ("Traceback", "_AnsibleTagged", "_AnsibleLazy", "Task failed: Syntax error", "%d format")
-
-
-def snapshot(root, skip=None):
-    """Every path under root (links not followed) with its content or target; skip: a directory left out."""
-    found = {}
-    for directory, dirs, names in os.walk(root):
-        dirs[:] = [name for name in dirs if os.path.join(directory, name) != skip]
-        for name in dirs + names:
-            path = os.path.join(directory, name)
-            if os.path.islink(path):
-                found[path] = "-> " + os.readlink(path)
-            elif os.path.isfile(path):
-                with open(path, "rb") as handle:
-                    found[path] = handle.read()
-            else:
-                found[path] = "dir"
-    return found
 
 
 def render(collections_root, tmp_path, hosts, render_dir, cwd=None):

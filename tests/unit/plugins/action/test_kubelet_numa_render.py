@@ -21,6 +21,7 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.template import Templar, generate_ansible_template_vars, trust_as_template
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
+from tree_snapshot import snapshot
 
 from ansible_collections.numa.kubelet.plugins.action.kubelet_numa_render import INTERNAL_ERROR, render_hosts
 from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import MANIFEST
@@ -50,22 +51,6 @@ def render_template(entry, plan):
     variables = dict(kubelet_numa_plan=plan, item=entry)
     variables.update(generate_ansible_template_vars(entry["template"], path, entry["path"]))
     return str(Templar(loader=DataLoader(), variables=variables).template(trust_as_template(source), escape_backslashes=False))
-
-
-def snapshot(root, skip):
-    found = {}
-    for directory, dirs, names in os.walk(root):
-        dirs[:] = [name for name in dirs if os.path.join(directory, name) != skip]
-        for name in dirs + names:
-            path = os.path.join(directory, name)
-            if os.path.islink(path):
-                found[path] = "-> " + os.readlink(path)
-            elif os.path.isfile(path):
-                with open(path, "rb") as handle:
-                    found[path] = handle.read()
-            else:
-                found[path] = "dir"
-    return found
 
 
 # Host names: plain ones, and the hostile shapes (paths, dots, control characters, very long, Unicode).

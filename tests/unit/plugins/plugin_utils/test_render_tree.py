@@ -9,6 +9,7 @@ import json
 import os
 
 import pytest
+from tree_snapshot import snapshot
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import (
     MANIFEST,
@@ -20,22 +21,6 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import (
 )
 
 OUTPUTS = [("/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "a: 1\n"), ("/etc/default/kubelet", "X=1\n"), ("plan.json", "{}\n")]
-
-
-def snapshot(root):
-    """Every path under root (symlinks not followed) with its content or link target."""
-    found = {}
-    for directory, dirs, names in os.walk(root):
-        for name in dirs + names:
-            path = os.path.join(directory, name)
-            if os.path.islink(path):
-                found[path] = "-> " + os.readlink(path)
-            elif os.path.isfile(path):
-                with open(path, encoding="utf-8") as handle:
-                    found[path] = handle.read()
-            else:
-                found[path] = "dir"
-    return found
 
 
 @pytest.fixture()
