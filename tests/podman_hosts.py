@@ -21,6 +21,24 @@ TEST_HOST_IMAGE = "localhost/numa-kubelet-testhost:bookworm"
 _RUN_OPTIONS = ["--runtime=runc", "--systemd=always", "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"]
 
 
+def ansible_env(collections_root, **settings):
+    """The environment of ansible-playbook in a stage: the checkout as numa.kubelet, no colour, pipelining, no host key
+    prompts, and no KUBECONFIG of the caller's (a rollout reaches the API server only through its own variables);
+    settings add to it or override it."""
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=collections_root,
+        ANSIBLE_HOST_KEY_CHECKING="false",
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_FORCE_COLOR="0",
+        ANSIBLE_PIPELINING="true",
+        ANSIBLE_LOCALHOST_WARNING="false",
+        **settings,
+    )
+    env.pop("KUBECONFIG", None)
+    return env
+
+
 def run(argv, check=True, timeout=600, **kwargs):
     """Run a command; with check, a failure raises with its output."""
     result = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=timeout, **kwargs)

@@ -27,7 +27,7 @@ import time
 
 import pytest
 import yaml
-from podman_hosts import TEST_HOST_IMAGE, StageHosts, image_exists, podman_env, run
+from podman_hosts import TEST_HOST_IMAGE, StageHosts, ansible_env, image_exists, podman_env, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -205,17 +205,7 @@ class Fleet:
             yaml.safe_dump(inventory, out)
 
     def playbook(self, name, *extra, inventory=None):
-        env = dict(
-            os.environ,
-            ANSIBLE_COLLECTIONS_PATH=self.collections_root,
-            ANSIBLE_HOST_KEY_CHECKING="false",
-            ANSIBLE_CALLBACK_RESULT_FORMAT="yaml",
-            ANSIBLE_NOCOLOR="1",
-            ANSIBLE_FORCE_COLOR="0",
-            ANSIBLE_PIPELINING="true",
-            ANSIBLE_LOCALHOST_WARNING="false",
-        )
-        env.pop("KUBECONFIG", None)
+        env = ansible_env(self.collections_root, ANSIBLE_CALLBACK_RESULT_FORMAT="yaml")
         argv = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), name, "-i", inventory or self.inventory] + list(extra)
         return run(argv, check=False, cwd=REPO, env=env)
 

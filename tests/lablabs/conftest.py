@@ -38,7 +38,7 @@ import time
 
 import pytest
 import yaml
-from podman_hosts import TEST_HOST_IMAGE, StageHosts, image_exists, podman_env, run
+from podman_hosts import TEST_HOST_IMAGE, StageHosts, ansible_env, image_exists, podman_env, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -267,18 +267,7 @@ class Cluster:
         return path
 
     def playbook(self, playbook, inventory):
-        env = dict(
-            os.environ,
-            ANSIBLE_COLLECTIONS_PATH=self.collections_root,
-            ANSIBLE_ROLES_PATH=os.path.dirname(LABLABS),
-            ANSIBLE_HOST_KEY_CHECKING="false",
-            ANSIBLE_NOCOLOR="1",
-            ANSIBLE_FORCE_COLOR="0",
-            ANSIBLE_PIPELINING="true",
-            ANSIBLE_LOCALHOST_WARNING="false",
-            ANSIBLE_HOME=os.path.join(self.tmp, "ansible-home"),
-        )
-        env.pop("KUBECONFIG", None)
+        env = ansible_env(self.collections_root, ANSIBLE_ROLES_PATH=os.path.dirname(LABLABS), ANSIBLE_HOME=os.path.join(self.tmp, "ansible-home"))
         if os.environ.get("NUMA_KUBELET_LABLABS_PYTHONPATH"):
             # lablabs.rke2's controller-side need: ansible.utils' ipwrap filter imports netaddr (scripts/test installs it there).
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ["NUMA_KUBELET_LABLABS_PYTHONPATH"], env.get("PYTHONPATH")]))

@@ -18,7 +18,7 @@ import time
 
 import pytest
 import yaml
-from podman_hosts import TEST_HOST_IMAGE, StageHosts, image_exists, run
+from podman_hosts import TEST_HOST_IMAGE, StageHosts, ansible_env, image_exists, run
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STARTS = "/var/log/kubelet-standin/starts.jsonl"
@@ -105,17 +105,7 @@ class Node:
         return path
 
     def playbook_env(self):
-        return dict(
-            os.environ,
-            ANSIBLE_COLLECTIONS_PATH=self.collections_root,
-            ANSIBLE_HOST_KEY_CHECKING="false",
-            ANSIBLE_CALLBACK_RESULT_FORMAT="yaml",
-            ANSIBLE_NOCOLOR="1",
-            ANSIBLE_FORCE_COLOR="0",
-            ANSIBLE_PIPELINING="true",
-            ANSIBLE_LOCALHOST_WARNING="false",
-            ANSIBLE_RETRY_FILES_ENABLED="false",
-        )
+        return ansible_env(self.collections_root, ANSIBLE_CALLBACK_RESULT_FORMAT="yaml", ANSIBLE_RETRY_FILES_ENABLED="false")
 
     def playbook_argv(self, playbook, *extra, groups=(), **variables):
         return [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), playbook, "-i", self.inventory(groups, **variables)] + list(extra)
