@@ -70,6 +70,10 @@ def isolation_arguments(image):
     ]
 
 
+def all_image_ids():
+    return run(["podman", "images", "--all", "--format", "{{.Id}}"], env=podman_env()).stdout.split()
+
+
 @pytest.fixture(scope="module")
 def ee_image(tmp_path_factory):
     if os.geteuid() != 0 or not shutil.which("podman"):
@@ -83,8 +87,12 @@ def ee_image(tmp_path_factory):
     (tarball,) = os.listdir(build)
     shutil.copy(os.path.join(build, tarball), os.path.join(context, "numa-kubelet.tar.gz"))
     shutil.copy(os.path.join(REPO, "tests", "ee", "execution-environment.yml"), context)
-    extra = ["--extra-build-cli-args=-v %s:%s:ro" % (CA_BUNDLE, CA_BUNDLE)] if os.path.exists(CA_BUNDLE) else []
+    # --layers=false: with layers, podman keeps an image of every stage of ansible-builder's multi-stage Containerfile
+    # (galaxy and builder: about 350 MB each, dangling) at every run, and CI runs on a machine that keeps them.
+    build_options = ["--layers=false"] + (["-v", "%s:%s:ro" % (CA_BUNDLE, CA_BUNDLE)] if os.path.exists(CA_BUNDLE) else [])
+    extra = ["--extra-build-cli-args=%s" % " ".join(build_options)]
     previous = run(["podman", "image", "inspect", "--format", "{{.Id}}", EE_IMAGE], check=False, env=podman_env()).stdout.strip()
+    images_before = set(all_image_ids())
     started = time.monotonic()
     run(
         [
@@ -105,7 +113,9 @@ def ee_image(tmp_path_factory):
         timeout=900,
     )
     print("ansible-builder built %s in %.0f s" % (EE_IMAGE, time.monotonic() - started))
-    if previous and previous != run(["podman", "image", "inspect", "--format", "{{.Id}}", EE_IMAGE], env=podman_env()).stdout.strip():
+    built = run(["podman", "image", "inspect", "--format", "{{.Id}}", EE_IMAGE], env=podman_env()).stdout.strip()
+    assert set(all_image_ids()) - images_before <= {built}, "the EE build left images besides %s behind" % EE_IMAGE
+    if previous and previous != built:
         # The image the tag named before this build: not left behind at every run (kept while a container uses it).
         run(["podman", "rmi", previous], check=False, env=podman_env())
     listed = run(["podman", "run", "--rm", EE_IMAGE, "ansible-galaxy", "collection", "list", "numa.kubelet", "--format", "json"], env=podman_env()).stdout
