@@ -411,7 +411,7 @@ def rollout_main(arguments):
             )
             for name in names:
                 if last_start_result(hosts.sh(name, "cat %s" % STARTS_LOG).stdout) != "started":
-                    raise BenchmarkError("%s: the kubelet did not start after the hand-written play (see %s)" % (name, os.path.join(work, "baseline.log")))
+                    raise BenchmarkError("%s: the kubelet did not start after the hand-written play (its output: baseline.log, kept with --logs)" % name)
             measurements.append(converge_measurement(converge, handwritten))
             say(program, measurements[-1].progress())
 
