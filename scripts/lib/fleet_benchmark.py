@@ -466,16 +466,14 @@ def positive(text):
 
 
 def parser():
-    top = argparse.ArgumentParser(prog="fleet_benchmark.py", description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    # The docstring's paragraphs: what the file does, render, rollout.
+    about, render_about, rollout_about = __doc__.split("\n\n")[:3]
+    top = argparse.ArgumentParser(prog="fleet_benchmark.py", description=about, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = top.add_subparsers(dest="command", required=True)
-    render = commands.add_parser(
-        "render", prog="scripts/benchmark-render", description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    render = commands.add_parser("render", prog="scripts/benchmark-render", description=render_about, formatter_class=argparse.RawDescriptionHelpFormatter)
     render.add_argument("hosts", nargs="?", type=positive, default=1000, help="offline hosts to render (default 1000)")
     render.add_argument("--compare", action="store_true", help="also time one ansible.builtin.template task over the same hosts (slow)")
-    rollout = commands.add_parser(
-        "rollout", prog="scripts/benchmark-rollout", description=__doc__.split("\n\n")[2], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    rollout = commands.add_parser("rollout", prog="scripts/benchmark-rollout", description=rollout_about, formatter_class=argparse.RawDescriptionHelpFormatter)
     rollout.add_argument("--hosts", type=positive, default=6, help="test hosts (default 6)")
     rollout.add_argument("--render-hosts", type=positive, default=1000, help="offline hosts of (d) (default 1000)")
     rollout.add_argument("--rounds", type=positive, default=1, help="(a): the no-op and ping this many times in turn, medians compared (default 1)")
