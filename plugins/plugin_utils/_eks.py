@@ -3,28 +3,10 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kubeReserved that nodeadm (EKS AL2023) writes into the kubelet config, computed exactly as nodeadm does.
 
-Ported from awslabs/amazon-eks-ami nodeadm/internal/kubelet/config.go (read at commits
-01375496231add8265f3fb1bc6e1e90d083b980b and 221f45dadcf56a9fb108f702cb6367a9c3bf65f8; the functions below are the
-same in every stored version):
-
-    ksc.KubeReserved = map[string]string{
-        "cpu":               fmt.Sprintf("%dm", getCPUMillicoresToReserve()),
-        "ephemeral-storage": "1Gi",
-        "memory":            fmt.Sprintf("%dMi", getMemoryMebibytesToReserve(ksc.MaxPods)),
-    }
-
-- memory: ``11*maxPods + 255`` MiB (GetMemoryMebibytesToReserve, int32 arithmetic).
-- cpu: a ladder over the node's millicores (getCPUMillicoresToReserve / getResourceToReserveInRange, Go int
-  arithmetic): 600/10000 of the first 1000m, 100/10000 of the next 1000m, 50/10000 of the next 2000m and
-  25/10000 of the rest, each rung truncated on its own.
-- maxPods comes from the instance table nodeadm embeds (instance-info.jsonl, see _eks_instance_data). For a type
-  missing from it nodeadm asks the EC2 API (DescribeInstanceTypes) and, in the versions read, falls back to 110
-  when that fails too; here an unknown type is an error and the caller passes max_pods=. A maxPods in the
-  user's kubelet config does not change kubeReserved; a NodeConfig maxPodsExpression does (nodeadm/doc/examples.md,
-  "Defining a Max Pods Expression"): pass its result as max_pods=.
-- The CPU count is the node's, not the table's: nodeadm counts the online logical CPUs under
-  /sys/devices/system/node (nodeadm/internal/system/resources.go GetMilliNumCores). The table carries no vCPU
-  count, so the caller passes vcpus=.
+Ported from awslabs/amazon-eks-ami nodeadm/internal/kubelet/config.go (read at 01375496231add8265f3fb1bc6e1e90d083b980b
+and 221f45dadcf56a9fb108f702cb6367a9c3bf65f8; the functions are the same in both): memory ``11*maxPods + 255`` Mi
+(int32), cpu a ladder over the node's online millicores, each rung truncated on its own, ephemeral-storage 1Gi; maxPods
+from the instance table (_eks_instance_data). The rules and their limits: docs/kubelet-facts.md section 5.
 """
 
 from __future__ import annotations

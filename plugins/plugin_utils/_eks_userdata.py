@@ -3,33 +3,11 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """EKS node classes to launch-time configuration: AL2023 NodeConfig user data + Karpenter EC2NodeClass, AL2 flags.
 
-EKS nodes started by Karpenter or a launch template cannot be reached over ssh, so what the kubelet_numa role
-writes on a node is rendered here, ahead of time, into what the node reads at boot. Every class is planned by the
-same engine as a node (_plan.plan_host for AL2023, the same _split/_validation calls for AL2), on the kubelet config
-the node will really run with:
-
-AL2023 (nodeadm). nodeadm builds its NodeConfig at boot from the user data's NodeConfig parts in MIME order, then
-/etc/eks/nodeadm.d, key by key, the last part winning (_eks_nodeadm), into the drop-in config.json.d/40-nodeadm.conf
-over its base config.json (kubeReserved from the maxPods formula, _eks). Karpenter v1.0 and later
-(karpenter.k8s.aws/v1) put the EC2NodeClass spec.userData parts FIRST and their own generated NodeConfig LAST
-(aws/karpenter-provider-aws pull 6664, first released in v1.0.0; pkg/providers/amifamily/bootstrap/nodeadm.go,
-``mime.Archive(append(customEntries, mime.Entry{ContentType: mime.ContentTypeNodeConfig, ...}))``); that NodeConfig's
-kubelet config is spec.kubelet, so a kubeReserved, systemReserved or evictionHard set there wins over the user data.
-Before v1.0 Karpenter's part came first: not covered. The plan is the node's: base, our part, Karpenter's part
-(_plan_al2023), and reservedMemory is computed for what wins. Karpenter schedules with spec.kubelet's kubeReserved,
-systemReserved and evictionHard memory, or else its own formula (pkg/providers/instancetype/types.go), so the node's
-values are written there (_karpenter_view): its overhead is then what the node reserves. Launch templates without
-Karpenter get the user data only, with a complete cluster unless another part supplies it.
-
-AL2 (bootstrap.sh, end of life). awslabs/amazon-eks-ami templates/al2/runtime/bootstrap.sh (read at
-9e910f8743d16ac4704092ac54766fc84d375c53) writes into /etc/kubernetes/kubelet/kubelet-config.json
-``evictionHard {memory.available: 100Mi, nodefs.available: 10%, nodefs.inodesFree: 5%}`` and ``kubeReserved {cpu:
-<ladder over nproc>m, ephemeral-storage: 1Gi, memory: (11*MAX_PODS+255)Mi}`` with MAX_PODS from
-/etc/eks/eni-max-pods.txt (the same numbers as nodeadm's table, see _eks_instance_data SOURCE cross_check) and
-``.maxPods=$MAX_PODS`` (--use-max-pods, default true); --kubelet-extra-args lands in
-``Environment='KUBELET_EXTRA_ARGS=...'`` of kubelet.service.d/30-kubelet-extra-args.conf. Extra args are kubelet
-flags, which replace a config file's whole map (docs/kubelet-facts.md section 2), so a map flag carries bootstrap.sh's
-keys as well as the intent's. systemd resolves %-specifiers in Environment= (systemd.exec(5)), so '%' is written '%%'.
+Nodes started by Karpenter or a launch template cannot be reached over ssh, so what the kubelet_numa role would write is
+rendered ahead of time, planned by the same engine as a node (_plan.plan_host for AL2023, _split and _validation for AL2)
+on the config the node will run with: nodeadm's base, the user data's parts, then Karpenter v1's own NodeConfig, which
+wins (_plan_al2023, _karpenter_view). The merge order and AL2's bootstrap.sh (read at
+9e910f8743d16ac4704092ac54766fc84d375c53): docs/eks.md sections 3 and 4.
 """
 
 from __future__ import annotations

@@ -3,58 +3,10 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kubelet's v1beta1 defaulting of a main --config file (Kubernetes v1.36, Linux), ported rule by rule.
 
-apply_defaults(config) returns what the kubelet holds after loading a main --config file: the file decoded as
-kubelet.config.k8s.io/v1beta1 and defaulted by SetDefaults_KubeletConfiguration
-(pkg/kubelet/apis/config/v1beta1/defaults.go), then the evictionHard step of loadConfigFile (below). Values are
-written as a user writes them in YAML (the v1beta1 JSON form): durations as Go's time.Duration.String() prints
-them ("2m0s", "4h0m0s", "10s"), quantities as strings, *int32 as int, *bool as bool, nested structs as dicts.
-Go's zero-value rules are kept: a pointer field (*bool, *int32, *metav1.Duration, ...) is defaulted only when
-absent or null, so `eventRecordQPS: 0` stays 0; a plain field is defaulted when it holds Go's zero value, so
-`maxPods: 0`, `address: ""` and `syncFrequency: 0s` are replaced. User values are kept as written (a duration
-"1m" is not rewritten to "1m0s"). Fields the defaulting does not touch are not added, even where /configz later
-shows a zero value for them (imageMaximumGCAge "0s", memorySwap {}, enableSystemLogQuery false: these come from
-the internal-config round trip, not from defaulting).
-
-evictionHard and mergeDefaultEvictionSettings (merge_default_eviction_settings). DefaultEvictionHard is NOT part
-of SetDefaults_KubeletConfiguration (its defaults_test.go expects EvictionHard nil for an empty config). It is
-applied in cmd/kubelet/app/server.go loadConfigFile, right after the main --config file is decoded and defaulted,
-before any --config-dir drop-in is merged (kubernetes/kubernetes 001332b0422071acf4860769f18e34b5e9b7c1bc):
-
-    if kc.EvictionHard == nil {
-        kc.EvictionHard = eviction.DefaultEvictionHard
-    } else if kc.MergeDefaultEvictionSettings {
-        for k, v := range eviction.DefaultEvictionHard {
-            if _, exists := kc.EvictionHard[k]; !exists { kc.EvictionHard[k] = v }
-        }
-    }
-
-So the merge touches evictionHard only: evictionSoft, evictionSoftGracePeriod and evictionMinimumReclaim have no
-defaults and are never merged (the types.go comment names all four fields, then notes that "currently only
-evictionHard has default values"; the oracle leaves the other three as written). Because both
-branches are one step of loading the main file, apply_defaults runs merge_default_eviction_settings; the function
-is public for callers that need that step alone. Consequences, each verified on the kubelet v1.36.2 oracle
-(a real kubelet v1.36.2 started with each config, its effective config read from /configz; tests/oracle):
-- the step runs only in loadConfigFile: `mergeDefaultEvictionSettings: true` in a drop-in merges nothing (a main
-  file with evictionHard {nodefs.available: 7%} plus that drop-in keeps one threshold);
-- with --config-dir but no --config (RKE2 >= 1.32 per docs/kubelet-facts.md section 4) neither branch runs: a drop-in
-  evictionHard {imagefs.available: 5%, nodefs.available: 5%} is the whole map and the memory term is 0
-  (kubeReserved 512Mi + systemReserved 412Mi accepted reservedMemory 924Mi, refused 1Gi);
-- `evictionHard: {}` is not nil: no thresholds at all.
-
-Where the kubelet re-runs this defaulting: mergeKubeletConfigurations (server.go, same commit) marshals the loaded
-config to v1beta1 JSON, merges every drop-in and calls SetDefaults_KubeletConfiguration again. An empty list or map
-written in the main file is dropped by omitempty in that round trip and then defaulted: `enforceNodeAllocatable: []`
-stays [] with --config alone but becomes ["pods"] once --config-dir is given (both verified on the oracle).
-
-Feature-gated defaults use the gate as SetDefaults does: the config's featureGates merged over the v1.36 defaults
-(an explicit gate wins, then AllAlpha/AllBeta for gates of that stage). KubeletCrashLoopBackOffMax and
-KubeletEnsureSecretPulledImages are beta and on by default in v1.36 (oracle: crashLoopBackOff 5m0s and
-NeverVerifyPreloadedImages for an empty file; `KubeletCrashLoopBackOffMax: false` or `AllBeta: false` leaves them
-unset). Command-line --feature-gates are not modelled.
-
-Not ported: SetObjectDefaults_KubeletConfiguration also rounds every reservedMemory limit up to milli precision
-(core/v1 SetDefaults_ResourceList). That changes only values with digits below 1m, which are not whole bytes;
-reservedMemory is returned unchanged.
+apply_defaults(config) returns what the kubelet holds after loading a main --config file: SetDefaults_KubeletConfiguration,
+then loadConfigFile's evictionHard step (merge_default_eviction_settings, public for callers that need that step alone).
+Values are written as a user writes them in YAML. The rules, where the kubelet re-runs them and what is not modelled:
+docs/kubelet-facts.md section 7; the files and commits read: KUBELET_DEFAULTS_SOURCE.
 """
 
 from __future__ import annotations
