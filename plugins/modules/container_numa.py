@@ -100,7 +100,7 @@ import re
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
+from ansible_collections.numa.kubelet.plugins.module_utils._numa_topology import TopologyError, read_topology
 
 # pkg/kubelet/kuberuntime/kuberuntime_container.go (BuildContainerLogsDirectory, buildContainerLogsPath) and
 # pkg/kubelet/kuberuntime/helpers.go (BuildPodLogsDirectory: <namespace>_<pod>_<uid>).

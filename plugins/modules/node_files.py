@@ -105,7 +105,7 @@ import stat
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
+from ansible_collections.numa.kubelet.plugins.module_utils._numa_topology import TopologyError, read_topology
 
 
 def _attributes(path):

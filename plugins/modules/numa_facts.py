@@ -78,7 +78,7 @@ ansible_facts:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
+from ansible_collections.numa.kubelet.plugins.module_utils._numa_topology import TopologyError, read_topology
 
 
 def main():

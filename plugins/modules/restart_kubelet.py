@@ -246,7 +246,7 @@ import uuid
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.urls import open_url
 
-from ansible_collections.numa.kubelet.plugins.module_utils.kubelet_checkpoint import checkpoint_complete, checkpoint_problems
+from ansible_collections.numa.kubelet.plugins.module_utils._kubelet_checkpoint import checkpoint_complete, checkpoint_problems
 
 RUN_DIR = "/run/numa-kubelet"
 SYSTEMCTL_TIMEOUT = 600

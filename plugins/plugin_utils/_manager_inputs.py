@@ -13,7 +13,7 @@ import decimal
 import hashlib
 import json
 
-from ..module_utils.kubelet_checkpoint import checkpoint_problems
+from ..module_utils._kubelet_checkpoint import checkpoint_problems
 from ._allocatable import memory_reservation
 from ._config import MEMORY_MANAGER_STATIC, KubeletConfigError, reserved_resource_list
 from ._kubelet_fields import type_name
@@ -104,7 +104,7 @@ def state_problems(state_text, expected):
     """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches.
 
     The arguments are checked here, for the filter and the rollout; the comparison is the restart module's own
-    (module_utils/kubelet_checkpoint.py), which runs it on the node.
+    (module_utils/_kubelet_checkpoint.py), which runs it on the node.
     """
     if not isinstance(expected, dict) or not isinstance(expected.get("systemReserved"), dict) or "policyName" not in expected:
         raise KubeletConfigError(["expected state: %r must be a plan's expected_state {policyName, systemReserved}" % (expected,)])

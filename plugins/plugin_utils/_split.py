@@ -23,7 +23,7 @@ SPLIT_STRATEGIES = ("even", "first", "proportional")
 _BINARY_UNITS = (1 << 30, 1 << 20, 1 << 10, 1)
 _INT64_MAX = (1 << 63) - 1  # math.go mostPositive
 _INT32_MAX = (1 << 31) - 1
-# The keys of a NUMA node as numa.kubelet.numa_facts reports it (plugins/module_utils/numa_topology.py).
+# The keys of a NUMA node as numa.kubelet.numa_facts reports it (plugins/module_utils/_numa_topology.py).
 NUMA_NODE_KEYS = ("id", "memory_bytes", "cpus", "hugepages")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, parse_cpulist, read_topology
+from ansible_collections.numa.kubelet.plugins.module_utils._numa_topology import TopologyError, parse_cpulist, read_topology
 from ansible_collections.numa.kubelet.tests.unit.plugins.modules.fake_sysfs import make_tree
 
 

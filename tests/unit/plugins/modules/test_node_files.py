@@ -12,7 +12,7 @@ import pwd
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.module_utils.numa_topology import TopologyError, read_topology
+from ansible_collections.numa.kubelet.plugins.module_utils._numa_topology import TopologyError, read_topology
 from ansible_collections.numa.kubelet.plugins.modules import node_files
 from ansible_collections.numa.kubelet.plugins.modules.node_files import _attributes
 from ansible_collections.numa.kubelet.tests.unit.plugins.modules.module_args import patch_module_args

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.module_utils.kubelet_checkpoint import checkpoint_complete
+from ansible_collections.numa.kubelet.plugins.module_utils._kubelet_checkpoint import checkpoint_complete
 from ansible_collections.numa.kubelet.plugins.modules import restart_kubelet
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "alignment", "guaranteed-pod-on-node1.json")

@@ -2,8 +2,8 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """A host's NUMA topology as the kubelet sees it (sysfs node tree, MemTotal of /proc/meminfo), read without running
-any command. Shared by the modules numa_facts and node_files, so that discovery can read the topology in the same
-round trip as the kubelet's files."""
+any command. Shared by the modules numa_facts, node_files and container_numa, so that discovery reads the topology in
+the same round trip as the kubelet's files."""
 
 from __future__ import annotations
 
