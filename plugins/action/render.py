@@ -28,7 +28,7 @@ except ImportError:  # ansible-core < 2.19 has no data tagging: every string giv
         return source
 
 
-from ansible_collections.numa.kubelet.plugins.modules.kubelet_numa_render import DOCUMENTATION
+from ansible_collections.numa.kubelet.plugins.modules.render import DOCUMENTATION
 from ansible_collections.numa.kubelet.plugins.plugin_utils._argument_spec import argument_spec_from_documentation
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
@@ -149,10 +149,10 @@ class ActionModule(ActionBase):
         dest = args["dest"]
         problem = destination_problem(dest)
         if problem:
-            raise AnsibleActionFail("kubelet_numa_render: %s" % problem)
+            raise AnsibleActionFail("numa.kubelet.render: %s" % problem)
         inventory = plain_data(args["inventory"])
         if inventory is not None and not isinstance(inventory, dict):
-            raise AnsibleActionFail("kubelet_numa_render: inventory must be what `ansible-inventory --list --export` prints, got %s" % type_name(inventory))
+            raise AnsibleActionFail("numa.kubelet.render: inventory must be what `ansible-inventory --list --export` prints, got %s" % type_name(inventory))
         with open(os.path.join(_ROLE, "defaults", "main.yml"), encoding="utf-8") as handle:
             defaults = yaml.safe_load(handle)
         templates = {}

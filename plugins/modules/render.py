@@ -7,7 +7,7 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 ---
-module: kubelet_numa_render
+module: render
 short_description: Render what the kubelet_numa role would write, for many hosts at once, on the controller
 version_added: 0.1.0
 description:
@@ -21,7 +21,8 @@ description:
   - A host whose plan fails, whose variables cannot be templated, or whose files cannot be written safely gets no files (what
     an earlier render wrote for it is removed) and is returned in C(failed_hosts) with every problem, naming the variable or
     file, the value and the rule; the task itself does not fail, so that the other hosts are rendered. Used by the
-    C(numa.kubelet.render) playbook.
+    playbook of the same name, C(numa.kubelet.render) (Ansible looks playbooks and modules up apart).
+  - Called C(numa.kubelet.kubelet_numa_render) in 0.1.0; that name still works, with a deprecation warning, until 0.3.0.
 author:
   - numa.kubelet developers (!UNKNOWN)
 options:
@@ -58,7 +59,7 @@ attributes:
 
 EXAMPLES = r"""
 - name: Render every host of the inventory
-  numa.kubelet.kubelet_numa_render:
+  numa.kubelet.render:
     hosts: "{{ query('inventory_hostnames', 'all') }}"
     dest: /tmp/numa-render
   register: render
@@ -78,7 +79,7 @@ needs_discovery:
   returned: always
   type: list
   elements: str
-skipped:
+unconfigured_hosts:
   description: Hosts with an empty C(kubelet_numa_config) (nothing to do).
   returned: always
   type: list

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from tree_snapshot import snapshot
 
-from ansible_collections.numa.kubelet.plugins.action.kubelet_numa_render import INTERNAL_ERROR, render_hosts
+from ansible_collections.numa.kubelet.plugins.action.render import INTERNAL_ERROR, render_hosts
 from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import MANIFEST
 
 ROLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4, "roles", "kubelet_numa")
