@@ -14,40 +14,18 @@ when it is set too.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from kits import fail_when_no_test_passed, required_kit_script
 
 NODEADM_ENV = "NUMA_KUBELET_NODEADM_CONFIG"
-
-
-def nodeadm_config_script():
-    value = os.environ.get(NODEADM_ENV)
-    if not value:
-        return None
-    path = Path(value)
-    return path / "nodeadm-config" if path.is_dir() else path
 
 
 @pytest.fixture(scope="session", autouse=True)
 def nodeadm_config_path():
     """nodeadm-config; skips everything here when NUMA_KUBELET_NODEADM_CONFIG is unset, fails when it names nothing usable."""
-    script = nodeadm_config_script()
-    if script is None:
-        pytest.skip("%s is unset: scripts/test's nodeadm stage sets it when <repo>/../shared/nodeadm/nodeadm-config exists" % NODEADM_ENV)
-    if not (script.is_file() and os.access(script, os.X_OK)):
-        pytest.fail("%s=%s names no executable nodeadm-config (looked for %s)" % (NODEADM_ENV, os.environ[NODEADM_ENV], script), pytrace=False)
-    return script
+    return required_kit_script(NODEADM_ENV, "nodeadm-config", "nodeadm")
 
 
 def pytest_sessionfinish(session, exitstatus):
     """With nodeadm-config configured, a run in which no test passed is a failure."""
-    if not os.environ.get(NODEADM_ENV) or os.environ.get("PYTEST_XDIST_WORKER") or exitstatus != 0:
-        return
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    passed = len(reporter.stats.get("passed", [])) if reporter is not None else 0
-    if passed == 0:
-        if reporter is not None:
-            reporter.write_line("%s is set but no nodeadm test passed (all skipped or none ran): failing" % NODEADM_ENV, red=True)
-        session.exitstatus = 1
+    fail_when_no_test_passed(session, exitstatus, NODEADM_ENV, "nodeadm")

@@ -21,10 +21,10 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
+from kits import kit_script
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._allocatable import memory_reservation
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config
@@ -95,11 +95,8 @@ def planned_bytes(reserved, count):
 @pytest.fixture(scope="session")
 def kubelet_oracle(tmp_path_factory):
     """The real kubelet when NUMA_KUBELET_ORACLE is set (scripts/test's nodeadm stage sets it where it exists)."""
-    value = os.environ.get("NUMA_KUBELET_ORACLE")
-    if not value:
-        return None
-    script = Path(value) / "kubelet-check" if Path(value).is_dir() else Path(value)
-    return Oracle(script, tmp_path_factory.mktemp("kubelet-oracle"))
+    script = kit_script("NUMA_KUBELET_ORACLE", "kubelet-check")
+    return None if script is None else Oracle(script, tmp_path_factory.mktemp("kubelet-oracle"))
 
 
 def check_on_the_real_kubelet(kubelet_oracle, topology, base, dropin, reserved, what):

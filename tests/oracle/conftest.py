@@ -13,20 +13,11 @@ which no test passed fails the session.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
+from kits import fail_when_no_test_passed, required_kit_script
 
 ORACLE_ENV = "NUMA_KUBELET_ORACLE"
-
-
-def oracle_script():
-    """The kubelet-check script NUMA_KUBELET_ORACLE names (a directory holding it, or the script), or None."""
-    value = os.environ.get(ORACLE_ENV)
-    if not value:
-        return None
-    path = Path(value)
-    return path / "kubelet-check" if path.is_dir() else path
 
 
 @pytest.fixture(scope="session")
@@ -41,21 +32,9 @@ def oracle_shared_dir(tmp_path_factory):
 @pytest.fixture(scope="session", autouse=True)
 def oracle_script_path():
     """kubelet-check; skips everything here when NUMA_KUBELET_ORACLE is unset, fails when it names nothing usable."""
-    script = oracle_script()
-    if script is None:
-        pytest.skip("%s is unset: scripts/test's oracle stage sets it when <repo>/../shared/oracle/kubelet-check exists" % ORACLE_ENV)
-    if not (script.is_file() and os.access(script, os.X_OK)):
-        pytest.fail("%s=%s names no executable kubelet-check (looked for %s)" % (ORACLE_ENV, os.environ[ORACLE_ENV], script), pytrace=False)
-    return script
+    return required_kit_script(ORACLE_ENV, "kubelet-check", "oracle")
 
 
 def pytest_sessionfinish(session, exitstatus):
     """With the oracle configured, a run in which no test passed (all skipped, none collected) is a failure."""
-    if not os.environ.get(ORACLE_ENV) or os.environ.get("PYTEST_XDIST_WORKER") or exitstatus != 0:
-        return
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    passed = len(reporter.stats.get("passed", [])) if reporter is not None else 0
-    if passed == 0:
-        if reporter is not None:
-            reporter.write_line("%s is set but no oracle test passed (all skipped or none ran): failing" % ORACLE_ENV, red=True)
-        session.exitstatus = 1
+    fail_when_no_test_passed(session, exitstatus, ORACLE_ENV, "oracle")
