@@ -12,11 +12,14 @@ Every stage names its own containers (and picks its own ports), so stages run si
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import os
 import subprocess
 import time
 
 TEST_HOST_IMAGE = "localhost/numa-kubelet-testhost:bookworm"
+# The kubelet stand-in's record of its starts, one JSON object a line (tests/hosts/README.md).
+KUBELET_STARTS = "/var/log/kubelet-standin/starts.jsonl"
 # Within the hard limits root has on these machines (no CAP_SYS_RESOURCE); containers.conf says the same.
 _RUN_OPTIONS = ["--runtime=runc", "--systemd=always", "--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"]
 
@@ -117,6 +120,11 @@ class StageHosts:
         return run(
             ["nsenter", "--target", self.pids[name], "--mount", "--uts", "--ipc", "--net", "--pid", "--", "/bin/sh", "-c", script], check=check, timeout=timeout
         )
+
+    def kubelet_starts(self, name):
+        """The kubelet stand-in's records of its starts on the host, oldest first ([] before the first)."""
+        text = self.sh(name, "cat %s 2>/dev/null || true" % KUBELET_STARTS).stdout
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
 
     def remove_all(self):
         for name in self._started:

@@ -8,9 +8,10 @@
 - The nodes: podman test hosts (localhost/numa-kubelet-testhost:bookworm) laid out by the STAND-IN helper
   numa-standin-provision: two kubeadm nodes and an RKE2 1.32 agent, a mixed fleet as the rollout meets it (each
   host's platform is detected); their kubelet is the kubelet STAND-IN (tests/hosts/README.md).
-- node-agent-standin (beside this file), a STAND-IN for what a kubelet tells the API server: it registers the
+- tests/standins/controller/node-agent-standin, a STAND-IN for what a kubelet tells the API server: it registers the
   Nodes, posts their addresses and kubelet port (so the API server's node proxy reaches the kubelet stand-in's
   /configz), posts Ready from the kubelet stand-in's unit and /healthz, and completes the deletion of evicted pods.
+  The API server and the node agent start as in tests/lablabs (tests/kube_apiserver.py).
 
 The fleet lives for the module; reset() lays every host out again between tests.
 """
@@ -21,12 +22,12 @@ import concurrent.futures
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 
 import pytest
 import yaml
+from kube_apiserver import ApiServer, NodeAgent, skip_without_apiserver
 from podman_hosts import TEST_HOST_IMAGE, StageHosts, ansible_env, image_exists, podman_env, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,7 +42,6 @@ DROPIN = {"kubeadm": "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "rke
 # The podman containers are named prefix + host (the hosts keep their names as inventory hosts, Nodes and hostnames),
 # so that two checkouts can run this stage on one machine at the same time.
 CONTAINER_PREFIX = os.environ.get("NUMA_KUBELET_TEST_CONTAINER_PREFIX", "")
-STARTS = "/var/log/kubelet-standin/starts.jsonl"
 FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
 INTENT = {
     "memoryManagerPolicy": "Static",
@@ -64,11 +64,6 @@ def unit(host):
     return UNIT[LAYOUT[host]]
 
 
-def apiserver_up_script():
-    where = os.environ.get("NUMA_KUBELET_APISERVER") or os.path.join(REPO, "..", "shared", "apiserver")
-    return os.path.join(os.path.realpath(where), "apiserver-up")
-
-
 def container(host):
     return CONTAINER_PREFIX + host
 
@@ -79,6 +74,7 @@ class Fleet:
         self.collections_root = collections_root
         self.env = podman_env()
         self.hosts = StageHosts()
+        self.apiserver = ApiServer(os.path.join(tmp, "apiserver"))
         self.kubeconfig = None
         self.pids = {}
         self.agent = None
@@ -89,31 +85,20 @@ class Fleet:
         # --kubelet-preferred-address-types. The upstream default starts with Hostname, which nothing resolves here
         # ("Error from server (BadRequest): lookup rollout-n1 on ...: no such host"); kubeadm runs the API server with
         # InternalIP,ExternalIP,Hostname (cmd/kubeadm/app/phases/controlplane/manifests.go, getAPIServerCommand), as here.
-        env = dict(os.environ, KUBE_APISERVER_EXTRA_ARGS="--kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname")
-        for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(self.tmp, "apiserver")], env=env).stdout.splitlines():
-            if line.startswith("KUBECONFIG="):
-                self.kubeconfig = line.split("=", 1)[1]
+        self.kubeconfig = self.apiserver.start(extra_args="--kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname")
         pids = self.hosts.start_all({container(host): {"hostname": host, "layout": LAYOUT[host]} for host in HOSTS})
         self.pids = {host: pids[container(host)] for host in HOSTS}
-        self.agent_log = open(os.path.join(self.tmp, "node-agent.log"), "w")
-        self.agent = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
-            + ["--node=%s=%s:%s" % (host, container(host), unit(host)) for host in HOSTS],
-            stdout=self.agent_log,
-            stderr=subprocess.STDOUT,
-            env=self.env,
-        )
+        nodes = {host: (container(host), unit(host)) for host in HOSTS}
+        self.agent = NodeAgent(self.kubeconfig, nodes, os.path.join(self.tmp, "node-agent.log"), self.env)
+        self.agent.start()
         self.wait_ready()
         self.write_inventory()
 
     def stop(self):
         if self.agent is not None:
-            self.agent.terminate()
-            self.agent.wait(10)
-            self.agent_log.close()
+            self.agent.stop()
         self.hosts.remove_all()
-        if self.kubeconfig:
-            run([apiserver_up_script(), "down", os.path.dirname(self.kubeconfig)], check=False)
+        self.apiserver.stop()
 
     def parallel(self, function):
         with concurrent.futures.ThreadPoolExecutor(len(HOSTS)) as pool:
@@ -141,19 +126,15 @@ class Fleet:
             states = {host: self.ready(host) for host in HOSTS}
             if all(states.values()):
                 return
-            assert time.time() < deadline, "nodes not Ready after %d s: %s\n%s" % (timeout, states, self.agent_output())
+            assert time.time() < deadline, "nodes not Ready after %d s: %s\n%s" % (timeout, states, self.agent.output())
             time.sleep(0.5)
-
-    def agent_output(self):
-        with open(os.path.join(self.tmp, "node-agent.log")) as log:
-            return log.read()
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def sh(self, host, script, check=True):
         return self.hosts.sh(container(host), script, check=check)
 
     def kubectl(self, *args, check=True, stdin=None):
-        return run(["kubectl", "--kubeconfig=" + self.kubeconfig] + list(args), check=check, input=stdin)
+        return self.apiserver.kubectl(*args, check=check, stdin=stdin)
 
     def node(self, host):
         return json.loads(self.kubectl("get", "node", host, "--output=json").stdout)
@@ -169,8 +150,7 @@ class Fleet:
         return bool(self.node(host)["spec"].get("unschedulable"))
 
     def starts(self, host):
-        text = self.sh(host, "cat %s 2>/dev/null || true" % STARTS).stdout
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        return self.hosts.kubelet_starts(container(host))
 
     def snapshot(self, host):
         """Checksums of the kubelet's inputs and checkpoint, and the number of kubelet starts."""
@@ -212,8 +192,7 @@ class Fleet:
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory, collections_root):
-    if not os.path.exists(apiserver_up_script()):
-        pytest.skip("no real API server at %s (../shared/apiserver)" % os.path.dirname(apiserver_up_script()))
+    skip_without_apiserver()
     if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("kubectl"):
         pytest.skip("needs root, podman and kubectl")
     if not image_exists(TEST_HOST_IMAGE):

@@ -21,10 +21,9 @@ import sys
 
 import pytest
 import yaml
-from podman_hosts import run
+from kube_apiserver import ApiServer, skip_without_apiserver
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import EksUserDataError, render_node_classes
-from ansible_collections.numa.kubelet.tests.apiserver.conftest import apiserver_up_script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -43,33 +42,19 @@ TOPOLOGY = {
 STATIC = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}
 
 
-class Api:
-    def __init__(self, kubeconfig):
-        self.kubeconfig = kubeconfig
-
-    def kubectl(self, *args, stdin=None, check=True):
-        return run(["kubectl", "--kubeconfig=" + self.kubeconfig] + list(args), check=check, input=stdin)
-
-
 @pytest.fixture(scope="module")
 def karpenter_api(tmp_path_factory):
-    if not os.path.exists(apiserver_up_script()):
-        pytest.skip("no real API server at %s (../shared/apiserver)" % os.path.dirname(apiserver_up_script()))
+    skip_without_apiserver()
     if not shutil.which("kubectl"):
         pytest.skip("needs kubectl")
-    work = str(tmp_path_factory.mktemp("karpenter-api"))
-    kubeconfig = None
+    api = ApiServer(str(tmp_path_factory.mktemp("karpenter-api") / "apiserver"))
     try:
-        for line in run([apiserver_up_script(), "up", "--workdir", os.path.join(work, "apiserver")]).stdout.splitlines():
-            if line.startswith("KUBECONFIG="):
-                kubeconfig = line.split("=", 1)[1]
-        api = Api(kubeconfig)
+        api.start()
         api.kubectl("apply", "--server-side", "-f", CRD)
         api.kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd/ec2nodeclasses.karpenter.k8s.aws")
         yield api
     finally:
-        if kubeconfig:
-            run([apiserver_up_script(), "down", os.path.dirname(kubeconfig)], check=False)
+        api.stop()
 
 
 def example_classes(collections_root, tmp_path):

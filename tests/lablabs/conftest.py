@@ -7,15 +7,17 @@
   through ANSIBLE_ROLES_PATH, in its airgap `copy` mode: it copies rke2.sh and the artifacts of
   rke2_airgap_copy_sourcepath to the hosts and runs rke2.sh; everything after that (config.yaml, kubelet-config.yaml,
   the services, its handlers and rolling restart, the waits for the nodes) is lablabs' own code.
-- What rke2.sh installs is the RKE2 STAND-IN: rke2-install.sh (beside this file) unpacks a tarball built here holding
-  `rke2` (rke2-standin-binary.c: the service's main process, answers --version and supervises rke2-standin),
-  tests/hosts/standins/rke2-standin (which hands the kubelet stand-in of the test image RKE2's kubelet arguments),
+- What rke2.sh installs is the RKE2 STAND-IN (tests/standins/rke2-release/): rke2-install.sh unpacks a tarball built
+  here holding `rke2` (rke2-standin-binary.c: the service's main process, answers --version and supervises
+  rke2-standin), tests/standins/image/rke2-standin (which hands the kubelet stand-in of the test image RKE2's kubelet
+  arguments),
   the rke2-server / rke2-agent units, the real kubectl (RKE2 puts one in <data-dir>/bin) and the server's
   /etc/rancher/rke2/rke2.yaml.
 - The API server: ../shared/apiserver (or $NUMA_KUBELET_APISERVER), a real kube-apiserver on loopback with free ports.
   In each host, 127.0.0.1:6443 (where an RKE2 server serves its API) forwards to it, so lablabs' kubectl on the node
-  talks to the real API server; ../apiserver/node-agent-standin registers the Nodes and posts Ready from the RKE2
-  unit and the kubelet stand-in's /healthz (what RKE2's kubelet would do).
+  talks to the real API server; tests/standins/controller/node-agent-standin registers the Nodes and posts Ready from
+  the RKE2 unit and the kubelet stand-in's /healthz (what RKE2's kubelet would do). The API server and the node agent
+  start as in tests/apiserver (tests/kube_apiserver.py).
 - Hosts: podman containers of the test image, named with a prefix of this run (nothing fixed clashes with other
   scenarios); inventory hosts server-1 (masters) and agent-1 (workers) in k8s_cluster.
 """
@@ -30,7 +32,6 @@ import json
 import os
 import shutil
 import socket
-import subprocess
 import sys
 import tarfile
 import threading
@@ -38,25 +39,21 @@ import time
 
 import pytest
 import yaml
+from kube_apiserver import ApiServer, NodeAgent, skip_without_apiserver
 from podman_hosts import TEST_HOST_IMAGE, StageHosts, ansible_env, image_exists, podman_env, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+STANDINS = os.path.join(REPO, "tests", "standins")
 GROUPS = {"server-1": "masters", "agent-1": "workers"}
 UNITS = {"server-1": "rke2-server.service", "agent-1": "rke2-agent.service"}
 RKE2_VERSION = "v1.32.5+rke2r1"
-STARTS = "/var/log/kubelet-standin/starts.jsonl"
 CLONE_NEWNET = 0x40000000
 # Where an RKE2 server serves the Kubernetes API on its own loopback.
 RKE2_API_PORT = 6443
 
 
-def shared(variable, name):
-    return os.path.realpath(os.environ.get(variable) or os.path.join(REPO, "..", "shared", name))
-
-
-LABLABS = shared("NUMA_KUBELET_LABLABS_RKE2", os.path.join("clients", "lablabs.rke2"))
-APISERVER_UP = os.path.join(shared("NUMA_KUBELET_APISERVER", "apiserver"), "apiserver-up")
+LABLABS = os.path.realpath(os.environ.get("NUMA_KUBELET_LABLABS_RKE2") or os.path.join(REPO, "..", "shared", "clients", "lablabs.rke2"))
 
 
 _libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -132,6 +129,7 @@ class Cluster:
         self.env = podman_env()
         self.hosts = StageHosts()
         self.prefix = "numa-lablabs-%d-" % os.getpid()
+        self.apiserver = ApiServer(os.path.join(tmp, "apiserver"))
         self.kubeconfig = None
         self.pids = {}
         self.forwards = []
@@ -140,9 +138,7 @@ class Cluster:
 
     # -- lifecycle -------------------------------------------------------------------------------------------
     def start(self):
-        for line in run([APISERVER_UP, "up", "--workdir", os.path.join(self.tmp, "apiserver")]).stdout.splitlines():
-            if line.startswith("KUBECONFIG="):
-                self.kubeconfig = line.split("=", 1)[1]
+        self.kubeconfig = self.apiserver.start()
         # This machine's per-NUMA MemTotal changes while it runs (memory onlined on the VM), and a kubelet restarted with
         # an unchanged config refuses its checkpoint when it does ("the expected machine state is different from the
         # real one"). Real nodes see that drift across reboots (kubernetes#109996), where the boot-time reset handles it;
@@ -159,32 +155,24 @@ class Cluster:
         port = int(config["clusters"][0]["cluster"]["server"].rsplit(":", 1)[1])
         self.forwards = [LoopbackForward(self.pids[host], port) for host in GROUPS]
         self.build_artifacts(config)
-        self.agent_log = open(os.path.join(self.tmp, "node-agent.log"), "w")
-        self.agent = subprocess.Popen(
-            [sys.executable, os.path.join(REPO, "tests", "apiserver", "node-agent-standin"), "--kubeconfig", self.kubeconfig, "--interval", "0.5"]
-            + ["--node=%s=%s:%s" % (host, self.prefix + host, UNITS[host]) for host in GROUPS],
-            stdout=self.agent_log,
-            stderr=subprocess.STDOUT,
-            env=self.env,
-        )
+        nodes = {host: (self.prefix + host, UNITS[host]) for host in GROUPS}
+        self.agent = NodeAgent(self.kubeconfig, nodes, os.path.join(self.tmp, "node-agent.log"), self.env)
+        self.agent.start()
 
     def stop(self):
         if self.agent is not None:
-            self.agent.terminate()
-            self.agent.wait(10)
-            self.agent_log.close()
+            self.agent.stop()
         for forward in self.forwards:
             forward.close()
         self.hosts.remove_all()
-        if self.kubeconfig:
-            run([APISERVER_UP, "down", os.path.dirname(self.kubeconfig)], check=False)
+        self.apiserver.stop()
 
     def build_artifacts(self, host_kubeconfig):
         """rke2_airgap_copy_sourcepath: rke2.sh and the files of lablabs' rke2_artifact, laying out the RKE2 STAND-IN."""
         os.makedirs(self.artifacts)
-        shutil.copy(os.path.join(HERE, "rke2-install.sh"), os.path.join(self.artifacts, "rke2.sh"))
+        shutil.copy(os.path.join(STANDINS, "rke2-release", "rke2-install.sh"), os.path.join(self.artifacts, "rke2.sh"))
         binary = os.path.join(self.tmp, "rke2")
-        run(["gcc", "-static", "-O2", "-Wall", "-Werror", "-o", binary, os.path.join(HERE, "rke2-standin-binary.c")])
+        run(["gcc", "-static", "-O2", "-Wall", "-Werror", "-o", binary, os.path.join(STANDINS, "rke2-release", "rke2-standin-binary.c")])
         # What a node's kubectl reads: the API server behind the node's own 127.0.0.1:6443 (LoopbackForward).
         node_kubeconfig = json.loads(json.dumps(host_kubeconfig))
         node_kubeconfig["clusters"][0]["cluster"]["server"] = "https://127.0.0.1:%d" % RKE2_API_PORT
@@ -205,7 +193,7 @@ class Cluster:
         with tarfile.open(tarball, "w:gz") as archive:
             archive.add(binary, "bin/rke2")
             # The repository's RKE2 stand-in over the image's copy: the RKE2 this tarball installs is the one tested here.
-            archive.add(os.path.join(REPO, "tests", "hosts", "standins", "rke2-standin"), "bin/rke2-standin")
+            archive.add(os.path.join(STANDINS, "image", "rke2-standin"), "bin/rke2-standin")
             archive.add(os.path.realpath(kubectl), "share/rke2-standin/kubectl")
             for name, text in dict(
                 units, **{"share/rke2-standin/version": RKE2_VERSION + "\n", "share/rke2-standin/rke2.yaml": yaml.safe_dump(node_kubeconfig)}
@@ -228,8 +216,7 @@ class Cluster:
         return self.hosts.sh(self.prefix + host, script, check=check)
 
     def starts(self, host):
-        text = self.sh(host, "cat %s 2>/dev/null || true" % STARTS).stdout
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        return self.hosts.kubelet_starts(self.prefix + host)
 
     def read(self, host, path):
         result = self.sh(host, "cat %s" % path, check=False)
@@ -282,8 +269,7 @@ class Cluster:
 def cluster(tmp_path_factory, collections_root):
     if not os.path.isdir(os.path.join(LABLABS, "tasks")):
         pytest.skip("lablabs.rke2 is not at %s (../shared/clients/lablabs.rke2)" % LABLABS)
-    if not os.path.exists(APISERVER_UP):
-        pytest.skip("no real API server at %s (../shared/apiserver)" % os.path.dirname(APISERVER_UP))
+    skip_without_apiserver()
     if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("kubectl") or not shutil.which("gcc"):
         pytest.skip("needs root, podman, kubectl and gcc")
     if not image_exists(TEST_HOST_IMAGE):

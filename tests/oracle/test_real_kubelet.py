@@ -11,7 +11,7 @@
    kubelet-check, which must say ACCEPTED and reserve, per NUMA node, exactly the plan's reserved_memory bytes.
 2. Configs the engine refuses (check_kubelet_config) must be refused by the kubelet too, with the kubelet's text
    inside ours.
-3. The kubelet stand-in (tests/hosts/standins/kubelet-standin, only read here) must agree with the real kubelet on
+3. The kubelet stand-in (tests/standins/image/kubelet-standin, only read here) must agree with the real kubelet on
    the same inputs: started or refused, and the same bytes per NUMA node.
 
 No percentage memory.available threshold is used: kubelet-check computes one from this machine's MemTotal.
@@ -46,7 +46,7 @@ ANSIBLE_PLAYBOOK = Path(sys.executable).parent / "ansible-playbook"
 API = {"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}
 
 # ------------------------------------------------------------------------------------------------ running kubelets
-STANDIN = Path(__file__).resolve().parents[1] / "hosts" / "standins" / "kubelet-standin"
+STANDIN = Path(__file__).resolve().parents[1] / "standins" / "image" / "kubelet-standin"
 EMPTY_CONFIG = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 _SPEC = re.compile(r"^(\d+)x(\d+)(Ki|Mi|Gi)$")
 _UNITS = {"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
@@ -191,7 +191,7 @@ def require_verdict(verdict, inputs):
 
 
 class Standin:
-    """Runs tests/hosts/standins/kubelet-standin once on a fake machine tree (it is only read, never changed here)."""
+    """Runs tests/standins/image/kubelet-standin once on a fake machine tree (it is only read, never changed here)."""
 
     MAIN = "/etc/kubernetes/kubelet/config.yaml"
     CONFIG_DIR = "/etc/kubernetes/kubelet/conf.d"

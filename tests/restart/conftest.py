@@ -21,7 +21,6 @@ import yaml
 from podman_hosts import TEST_HOST_IMAGE, StageHosts, ansible_env, image_exists, run
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-STARTS = "/var/log/kubelet-standin/starts.jsonl"
 FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
 CHECKPOINT = "/var/lib/kubelet/memory_manager_state"
 INTENT = {
@@ -46,7 +45,7 @@ class Node:
 
     def start(self):
         # The kubelet STAND-IN of this checkout (its markers for these tests), whichever checkout built the shared image.
-        standin = os.path.join(REPO, "tests", "hosts", "standins", "kubelet-standin")
+        standin = os.path.join(REPO, "tests", "standins", "image", "kubelet-standin")
         self.pid = self.hosts.start(self.name, layout=self.layout, files=[(standin, "/usr/local/bin/kubelet-standin")], provision=["--timeout", "180"])
 
     def stop(self):
@@ -68,8 +67,7 @@ class Node:
         return self.sh("systemctl is-active %s" % self.unit, check=False).stdout.strip()
 
     def starts(self):
-        text = self.read(STARTS) or ""
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        return self.hosts.kubelet_starts(self.name)
 
     def checkpoint(self):
         text = self.read(CHECKPOINT)

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fixtures for the test-host stand-ins' own tests: a fake machine tree and helpers that run the stand-ins.
 
-The stand-ins (tests/hosts/standins/) are run as subprocesses with NUMA_KUBELET_STANDIN_ROOT pointing at a
+The stand-ins (tests/standins/image/) are run as subprocesses with NUMA_KUBELET_STANDIN_ROOT pointing at a
 temporary directory that holds a fake /proc/meminfo, /sys/devices/system/{node,cpu} and the config files, so
 no host, container or root privilege is needed.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-STANDINS = Path(__file__).resolve().parents[1] / "hosts" / "standins"
+STANDINS = Path(__file__).resolve().parent / "image"
 KUBELET = STANDINS / "kubelet-standin"
 RKE2 = STANDINS / "rke2-standin"
 NODEADM = STANDINS / "nodeadm-standin"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-STANDINS = Path(__file__).resolve().parents[1] / "hosts" / "standins"
+STANDINS = Path(__file__).resolve().parent / "image"
 SCRIPTS = sorted(p for p in STANDINS.iterdir() if p.name.endswith("-standin") or p.name == "numa-standin-provision")
 UNITS = sorted(STANDINS.glob("*.service"))
 ALLOWED = {

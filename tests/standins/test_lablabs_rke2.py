@@ -18,7 +18,7 @@ import yaml
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RKE2 = os.path.join(REPO, "tests", "hosts", "standins", "rke2-standin")
+RKE2 = os.path.join(REPO, "tests", "standins", "image", "rke2-standin")
 with open(os.path.join(REPO, "roles", "kubelet_numa", "defaults", "main.yml"), encoding="utf-8") as _handle:
     DEFAULTS = yaml.safe_load(_handle)
 

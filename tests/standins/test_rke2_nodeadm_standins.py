@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-STANDINS = Path(__file__).resolve().parents[1] / "hosts" / "standins"
+STANDINS = Path(__file__).resolve().parent / "image"
 RKE2 = STANDINS / "rke2-standin"
 NODEADM = STANDINS / "nodeadm-standin"
 
