@@ -103,6 +103,31 @@ def test_every_tier_the_readme_lists_is_a_folder_of_tests():
     assert not empty, "tests/README.md lists tiers without a test file: %s" % empty
 
 
+def _files_named_after_a_stand_in(top):
+    for folder, folders, files in os.walk(top):
+        folders[:] = sorted(name for name in folders if not name.startswith((".", "__")) and os.path.join(folder, name) != os.path.join(TESTS, "output"))
+        for name in sorted(files + folders):
+            if "standin" in name.replace("-", "").lower():
+                yield os.path.relpath(os.path.join(folder, name), REPO)
+
+
+def test_every_stand_in_is_in_tests_standins():
+    found = list(_files_named_after_a_stand_in(TESTS))
+    assert os.path.join("tests", "standins", "image", "kubelet-standin") in found, "the walk is wrong: %s" % found
+    elsewhere = [path for path in found if path != os.path.join("tests", "standins") and not path.startswith(os.path.join("tests", "standins") + os.sep)]
+    assert not elsewhere, "stand-ins outside tests/standins (tests/README.md, 'Where the stand-ins are'): %s" % elsewhere
+
+
+def test_every_file_of_the_image_folder_goes_into_the_test_hosts():
+    # scripts/build-test-hosts rebuilds the machine-wide images when a hash of tests/standins/image/ changes: a file there
+    # that it does not install would rebuild them for nothing (and be missing on the hosts).
+    with open(os.path.join(REPO, "scripts", "build-test-hosts"), encoding="utf-8") as handle:
+        script = handle.read()
+    assert re.search(r"^STANDINS=\$REPO/tests/standins/image$", script, re.MULTILINE), "scripts/build-test-hosts no longer installs tests/standins/image"
+    installed = set(re.findall(r'"\$STANDINS/([^"/]+)"', script))
+    assert installed == set(os.listdir(os.path.join(TESTS, "standins", "image"))), "installed by scripts/build-test-hosts: %s" % sorted(installed)
+
+
 def test_the_mirror_rule_refuses_a_theme_and_accepts_a_module_an_aspect_and_a_folder():
     assert _mirrored_source(os.path.join("tests", "unit", "plugins", "plugin_utils", "test_reservation.py")) is None
     assert _mirrored_source(os.path.join("tests", "unit", "plugins", "filter", "test_filters.py")) is None
