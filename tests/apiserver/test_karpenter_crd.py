@@ -16,19 +16,16 @@ import copy
 import json
 import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 import yaml
 from kube_apiserver import ApiServer, skip_without_apiserver
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import EksUserDataError, render_node_classes
+from ansible_collections.numa.kubelet.tests.playbooks.test_eks_userdata_playbook import example_node_classes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 CRD = os.path.join(HERE, "karpenter", "karpenter.k8s.aws_ec2nodeclasses.yaml")
-EXAMPLE = os.path.join(REPO, "playbooks", "vars", "eks_node_classes.yml")
 SPEC = {
     "role": "KarpenterNodeRole",
     "amiSelectorTerms": [{"alias": "al2023@latest"}],
@@ -57,36 +54,6 @@ def karpenter_api(tmp_path_factory):
         api.stop()
 
 
-def example_classes(collections_root, tmp_path):
-    """The shipped example's classes as Ansible templates them (their cpus are Jinja ranges)."""
-    out = tmp_path / "classes.json"
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_root)
-    subprocess.run(
-        [
-            os.path.join(os.path.dirname(sys.executable), "ansible"),
-            "localhost",
-            "-i",
-            "localhost,",
-            "-c",
-            "local",
-            "-e",
-            "ansible_python_interpreter=%s" % sys.executable,
-            "-e",
-            "@%s" % EXAMPLE,
-            "-m",
-            "ansible.builtin.copy",
-            "-a",
-            "content={{ kubelet_numa_eks_node_classes | to_json }} dest=%s" % out,
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(tmp_path),
-    )
-    return json.loads(out.read_text(encoding="utf-8"))
-
-
 def karpenter_class(name, spec=None, **overrides):
     return dict(
         {
@@ -101,7 +68,7 @@ def karpenter_class(name, spec=None, **overrides):
 
 
 def test_every_ec2nodeclass_written_is_accepted(karpenter_api, collections_root, tmp_path):
-    classes = example_classes(collections_root, tmp_path) + [
+    classes = example_node_classes(collections_root, tmp_path) + [
         karpenter_class("formula"),
         karpenter_class("pinned", intent=dict(STATIC, kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"})),
         karpenter_class(

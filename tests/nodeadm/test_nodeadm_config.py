@@ -20,7 +20,6 @@ import copy
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 import yaml
@@ -36,7 +35,7 @@ from ansible_collections.numa.kubelet.tests.oracle.test_real_kubelet import (
     quantity_bytes,
     require_verdict,
 )
-from ansible_collections.numa.kubelet.tests.playbooks.test_through_ansible import BIN, REPO, run
+from ansible_collections.numa.kubelet.tests.playbooks.test_eks_userdata_playbook import eks_userdata, example_node_classes
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_eks_userdata import CA, CLUSTER, KARPENTER_SPEC, STATIC
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_plan_nodeadm import (
     BASE,
@@ -164,39 +163,10 @@ def example_rendered(collections_root, tmp_path_factory):
     """The shipped example (playbooks/vars/eks_node_classes.yml) through the playbook, and its classes as planned."""
     work = tmp_path_factory.mktemp("eks-example")
     output = work / "eks"
-    playbook = os.path.join(REPO, "playbooks", "eks_userdata.yml")
-    example = os.path.join(REPO, "playbooks", "vars", "eks_node_classes.yml")
-    run(
-        [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-e", "@%s" % example, "-e", "kubelet_numa_eks_output_dir=%s" % output, playbook],
-        collections_root,
-        work,
-        True,
-    )
+    eks_userdata(collections_root, work, output)
     files = {path.name: path.read_text(encoding="utf-8") for path in output.iterdir()}
     # The same classes as Ansible templates them (the example's cpus are Jinja ranges), planned in-process for the details.
-    rendered_vars = work / "classes.json"
-    run(
-        [
-            os.path.join(BIN, "ansible"),
-            "localhost",
-            "-i",
-            "localhost,",
-            "-c",
-            "local",
-            "-e",
-            "ansible_python_interpreter=%s" % sys.executable,
-            "-e",
-            "@%s" % example,
-            "-m",
-            "ansible.builtin.copy",
-            "-a",
-            "content={{ kubelet_numa_eks_node_classes | to_json }} dest=%s" % rendered_vars,
-        ],
-        collections_root,
-        work,
-        True,
-    )
-    classes = json.loads(rendered_vars.read_text(encoding="utf-8"))
+    classes = example_node_classes(collections_root, work)
     rendered = render_node_classes(classes, header=None)
     return {"files": files, "classes": {item["name"]: item for item in classes}, "details": rendered["classes"]}
 

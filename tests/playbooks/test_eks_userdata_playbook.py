@@ -5,8 +5,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 
 import yaml
 
@@ -24,6 +26,34 @@ def eks_userdata(collections_root, tmp_path, output, *extra, check=True):
         tmp_path,
         check,
     )
+
+
+def example_node_classes(collections_root, tmp_path):
+    """The example's kubelet_numa_eks_node_classes as Ansible templates them (their cpus are Jinja ranges)."""
+    out = tmp_path / "classes.json"
+    content = "content={{ kubelet_numa_eks_node_classes | to_json }} dest=%s" % out
+    python = "ansible_python_interpreter=%s" % sys.executable
+    run(
+        [
+            os.path.join(BIN, "ansible"),
+            "localhost",
+            "-i",
+            "localhost,",
+            "-c",
+            "local",
+            "-e",
+            python,
+            "-e",
+            "@%s" % EXAMPLE,
+            "-m",
+            "ansible.builtin.copy",
+            "-a",
+            content,
+        ],
+        collections_root,
+        tmp_path,
+    )
+    return json.loads(out.read_text(encoding="utf-8"))
 
 
 def snapshot(directory):
