@@ -1,45 +1,298 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""roles/kubelet_numa_rollout/tasks/roll_host.yml names the failed step from the failed task's name
-(__kubelet_numa_rollout_step_tasks): the table and the tasks must agree, or a renamed task would be reported as the
-role's apply."""
+"""roles/kubelet_numa_rollout/tasks/roll_host.yml: every task of the roll carries its step in its own vars, and the
+rescue reports the step of the task that failed (ansible_failed_task.vars), whatever the tasks are named.
+
+ansible_failed_task is the task that failed itself, with only its own vars: those of an import or of a block around
+it do not reach it. The roll's role calls (apply: the kubelet_numa role; verify: verify_host.yml, which imports the
+role's planning) are therefore blocks whose rescue raises the failure again from tasks that carry the step.
+
+The roll runs here through ansible-playbook of the ansible-core under test (scripts/test-matrix runs this file on each
+core, 2.16 to 2.21), on local hosts that each fail at another step: the real roll_host.yml with the real
+kubelet_numa role and verify_host.yml, and a kubectl stand-in that fails the subcommand a host's kubeconfig names.
+A kubelet that restarts cannot run on the controller, so apply fails in the role's planning (a bad split) and the
+rule that a rolled-back restart read in verify fails the apply (transaction_failed) is left to tests/restart
+(test_settle.py). The hosts that get past verify are RKE2 nodes laid out under the test's directory as the plan wants
+them (its drop-in, a memory_manager_state, the /configz the kubectl stand-in answers).
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import subprocess
+import sys
 
+import pytest
 import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 ROLL_HOST = os.path.join(REPO, "roles", "kubelet_numa_rollout", "tasks", "roll_host.yml")
+BIN = os.path.dirname(sys.executable)
+# The steps of the summary and of docs/rollout.md ("On failure").
 STEPS = {"drain", "apply", "ready", "verify", "uncordon"}
+STEP = "__kubelet_numa_rollout_step"
+RERAISE = "__kubelet_numa_rollout_reraise"
+# Task keys that run tasks of another file: their tasks carry their own vars only.
+CALLS = {"ansible.builtin.import_role", "ansible.builtin.include_role", "ansible.builtin.import_tasks", "ansible.builtin.include_tasks"}
 
 
-def _roll_block():
-    with open(ROLL_HOST, encoding="utf-8") as handle:
-        tasks = yaml.safe_load(handle)
+def _roll_block(tasks):
     (roll,) = [task for task in tasks if task.get("name") == "Roll the host"]
     return roll
 
 
-def test_every_task_of_the_step_table_is_a_task_of_the_block():
-    roll = _roll_block()
-    names = {task.get("name") for task in roll["block"]}
-    table = roll["vars"]["__kubelet_numa_rollout_step_tasks"]
-    assert set(table) <= names, "step table names tasks that roll_host.yml does not have: %s" % sorted(set(table) - names)
-    assert set(table.values()) <= STEPS
+def _load_roll_block():
+    with open(ROLL_HOST, encoding="utf-8") as handle:
+        return _roll_block(yaml.safe_load(handle))
 
 
-def test_every_task_of_the_block_has_its_step():
-    # A task of the block is a step of its own (in the table), the role's apply (import_role), or verify (its marker).
-    roll = _roll_block()
-    table = roll["vars"]["__kubelet_numa_rollout_step_tasks"]
-    for task in roll["block"]:
-        if "ansible.builtin.import_role" in task or "ansible.builtin.import_tasks" in task:
-            continue
-        if task.get("ansible.builtin.set_fact", {}).get("__kubelet_numa_rollout_step") == "verify":
-            continue
-        if "ansible.builtin.set_fact" in task and "kubelet_numa_rollout_result" in task["ansible.builtin.set_fact"]:
-            continue
-        assert task.get("name") in table, "%r has no step in __kubelet_numa_rollout_step_tasks" % task.get("name")
+def unstepped(roll):
+    """The problems of the roll's block against the rule: each task has its own step; a task that calls another file
+    is in a block whose rescue tasks all carry one step and end by failing again, marked as the re-raise."""
+    problems = []
+    for item in roll["block"]:
+        name = item.get("name")
+        if "block" in item:
+            rescue = item.get("rescue") or []
+            steps = {(task.get("vars") or {}).get(STEP) for task in rescue}
+            if not rescue or len(steps) != 1 or not steps <= STEPS:
+                problems.append("%r: its rescue tasks must all carry one step of %s, they carry %s" % (name, sorted(STEPS), sorted(map(str, steps))))
+            elif not ("ansible.builtin.fail" in rescue[-1] and rescue[-1]["vars"].get(RERAISE) is True):
+                problems.append("%r: its rescue must end with an ansible.builtin.fail that has %s: true" % (name, RERAISE))
+        elif CALLS & set(item):
+            problems.append("%r: its tasks do not get its vars; put it in a block whose rescue carries the step" % name)
+        elif (item.get("vars") or {}).get(STEP) not in STEPS:
+            problems.append("%r: no step of %s in its own vars" % (name, sorted(STEPS)))
+    return problems
+
+
+def test_every_task_of_the_roll_carries_its_step():
+    assert unstepped(_load_roll_block()) == []
+
+
+def test_every_step_is_a_task_of_the_roll():
+    roll = _load_roll_block()
+    carried = {(task.get("vars") or {}).get(STEP) for item in roll["block"] for task in (item.get("rescue") or [item])}
+    assert carried == STEPS
+
+
+def test_the_rule_refuses_a_task_without_its_step_and_a_bare_role_call():
+    roll = _load_roll_block()
+    drain = dict(roll["block"][0], vars={})
+    bare_call = {"name": "Apply", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}, "vars": {STEP: "apply"}}
+    (apply,) = [item for item in roll["block"] if "block" in item and item["rescue"][0]["vars"][STEP] == "apply"]
+    unmarked = dict(apply, rescue=[dict(task, vars={STEP: "apply"}) for task in apply["rescue"]])
+    assert unstepped({"block": [drain, bare_call, unmarked]}) == [
+        "'Cordon and drain the node': no step of %s in its own vars" % sorted(STEPS),
+        "'Apply': its tasks do not get its vars; put it in a block whose rescue carries the step",
+        "'Apply the kubelet NUMA configuration': its rescue must end with an ansible.builtin.fail that has %s: true" % RERAISE,
+    ]
+
+
+# ---- the roll through ansible-playbook -------------------------------------------------------------------------
+
+# kubectl as roll_host.yml and verify_host.yml call it: fails the subcommand that the kubeconfig file names, answers
+# `get --raw` (verify's /configz) with the JSON kept beside the kubeconfig, succeeds otherwise.
+KUBECTL = """#!%s
+import os
+import sys
+
+args = sys.argv[1:]
+kubeconfig = [arg.split("=", 1)[1] for arg in args if arg.startswith("--kubeconfig=")][0]
+command = [arg for arg in args if not arg.startswith("-")][0]
+with open(kubeconfig) as handle:
+    failing = handle.read().strip()
+if command == failing:
+    sys.exit("error: kubectl %%s failed for the test" %% command)
+if command == "get":
+    if not os.path.exists(kubeconfig + ".configz"):
+        sys.exit("error: no /configz for the test")
+    with open(kubeconfig + ".configz") as handle:
+        sys.stdout.write(handle.read())
+"""
+# ssh as the connection runs it, for a host that cannot be reached: 255 is ssh's own error (ansible-core: UNREACHABLE).
+SSH_GONE = "#!%s\nimport sys\n\nsys.exit(255)\n"
+
+# Each host, the kubectl subcommand that fails for it, and what the rescue must report.
+FAILS = {
+    "at-drain": ("drain", {"step": "drain", "message": "error: kubectl drain failed for the test"}),
+    "at-apply": ("", {"step": "apply", "message": "kubelet_numa_reserved_memory_split: 'bogus' is not one of even, first, proportional"}),
+    "at-ready": ("wait", {"step": "ready", "message": "error: kubectl wait failed for the test"}),
+    "at-verify-plan": ("", {"step": "verify", "message": "does not exist: this is not a kubeadm node that has joined its cluster"}),
+    "at-verify-drift": ("", {"step": "verify", "message": "numa.kubelet.verify: at-verify-drift drifted from the plan:"}),
+    "at-uncordon": ("uncordon", {"step": "uncordon", "message": "error: kubectl uncordon failed for the test"}),
+    "unreachable": ("", {"step": "apply", "message": "unreachable: "}),
+}
+# Laid out as their plan wants them: verify passes.
+CONVERGED = ("at-uncordon", "rolled")
+
+
+def _rke2_node(node):
+    return {
+        "kubelet_numa_platform": "rke2",
+        "kubelet_numa_rke2_role": "agent",
+        "kubelet_numa_rke2_version": "v1.33.1+rke2r1",
+        "kubelet_numa_rke2_config_dir": os.path.join(node, "rke2"),
+        "kubelet_numa_rke2_data_dir": os.path.join(node, "rke2-data"),
+        "kubelet_numa_kubelet_root_dir": os.path.join(node, "kubelet"),
+    }
+
+
+def _inventory(tmp_path):
+    local = {"ansible_connection": "local", "ansible_python_interpreter": sys.executable}
+    hosts = {}
+    for host in [*FAILS, "rolled"]:
+        node = str(tmp_path / "nodes" / host)
+        os.makedirs(os.path.join(node, "kubelet"))
+        failing = FAILS[host][0] if host in FAILS else ""
+        kubeconfig = tmp_path / ("%s.kubeconfig" % host)
+        kubeconfig.write_text(failing + "\n", encoding="utf-8")
+        hosts[host] = dict(local, **_rke2_node(node), kubelet_numa_rollout_kubeconfig=str(kubeconfig))
+    hosts["at-apply"].update(kubelet_numa_config={"memoryManagerPolicy": "Static"}, kubelet_numa_reserved_memory_split="bogus")
+    hosts["at-verify-plan"].update(
+        {"kubelet_numa_platform": "kubeadm", "kubelet_numa_kubeadm_config_file": str(tmp_path / "nodes" / "at-verify-plan" / "kubelet" / "config.yaml")}
+    )
+    ssh = tmp_path / "ssh-gone"
+    ssh.write_text(SSH_GONE % sys.executable, encoding="utf-8")
+    ssh.chmod(0o755)
+    # With intent, the first task on the node is the role's planning (without, the role does nothing on the node).
+    hosts["unreachable"].update(
+        ansible_connection="ssh", ansible_ssh_executable=str(ssh), ansible_host="192.0.2.1", kubelet_numa_config={"memoryManagerPolicy": "Static"}
+    )
+    kubectl = tmp_path / "kubectl"
+    kubectl.write_text(KUBECTL % sys.executable, encoding="utf-8")
+    kubectl.chmod(0o755)
+    # No intent: the kubelet_numa role leaves these hosts alone (apply succeeds without a restart).
+    common = {"kubelet_numa_config": {}, "kubelet_numa_rollout_kubectl": str(kubectl)}
+    path = tmp_path / "inventory.yml"
+    path.write_text(yaml.safe_dump({"all": {"vars": common, "hosts": hosts}}), encoding="utf-8")
+    return path
+
+
+def _playbook(tmp_path):
+    results = tmp_path / "results.json"
+    plays = [
+        {
+            "name": "Lay the converged hosts out as their plan wants them",
+            "hosts": ",".join(CONVERGED),
+            "gather_facts": False,
+            "tasks": [
+                {"name": "Plan the host", "ansible.builtin.include_role": {"name": "numa.kubelet.kubelet_numa", "tasks_from": "plan.yml"}},
+                {
+                    "name": "Make the planned files' directories",
+                    "ansible.builtin.file": {"path": "{{ item.path | ansible.builtin.dirname }}", "state": "directory", "mode": "0755"},
+                    "loop": "{{ kubelet_numa_plan.files }}",
+                },
+                {
+                    "name": "Write the planned files",
+                    "ansible.builtin.copy": {"content": "{{ item.content | ansible.builtin.to_nice_yaml }}", "dest": "{{ item.path }}", "mode": "0644"},
+                    "loop": "{{ kubelet_numa_plan.files }}",
+                },
+                {
+                    "name": "Write the memory manager's checkpoint",
+                    "ansible.builtin.copy": {
+                        "content": '{"policyName": "{{ kubelet_numa_plan.expected_state.policyName }}", "machineState": {}}',
+                        "dest": "{{ kubelet_numa_plan.root_dir }}/memory_manager_state",
+                        "mode": "0600",
+                    },
+                },
+                {
+                    "name": "Keep the /configz the kubectl stand-in answers",
+                    "ansible.builtin.copy": {
+                        "content": "{{ {'kubeletconfig': kubelet_numa_plan.kubelet_config} | ansible.builtin.to_json }}",
+                        "dest": "{{ kubelet_numa_rollout_kubeconfig }}.configz",
+                        "mode": "0600",
+                    },
+                },
+            ],
+        },
+        {
+            "name": "Roll every host in one batch",
+            "hosts": "all",
+            "gather_facts": False,
+            "serial": "100%",
+            "tasks": [{"name": "Roll the host", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa_rollout", "tasks_from": "roll_host"}}],
+        },
+        {
+            "name": "Write what the rescue recorded",
+            "hosts": "localhost",
+            "gather_facts": False,
+            "tasks": [
+                {
+                    "name": "Write each host's result",
+                    "ansible.builtin.copy": {
+                        # null for a host whose rescue recorded nothing.
+                        "content": (
+                            "{{ dict(groups.all | zip(groups.all | map('extract', hostvars)"
+                            " | map(attribute='kubelet_numa_rollout_result', default=none))) | ansible.builtin.to_json }}"
+                        ),
+                        "dest": str(results),
+                        "mode": "0600",
+                    },
+                }
+            ],
+        },
+    ]
+    path = tmp_path / "roll.yml"
+    path.write_text(yaml.safe_dump(plays, sort_keys=False), encoding="utf-8")
+    return path, results
+
+
+@pytest.fixture(scope="module")
+def rolled(collections_root, tmp_path_factory):
+    """Each host's kubelet_numa_rollout_result after one roll, everything ansible-playbook printed, its exit code."""
+    tmp_path = tmp_path_factory.mktemp("roll_host")
+    inventory = _inventory(tmp_path)
+    playbook, results = _playbook(tmp_path)
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=str(collections_root),
+        ANSIBLE_HOME=str(tmp_path / "ansible-home"),
+        ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_FORKS="8",
+        ANSIBLE_LOCALHOST_WARNING="false",
+        ANSIBLE_HOST_KEY_CHECKING="false",
+        ANSIBLE_RETRY_FILES_ENABLED="false",
+    )
+    done = subprocess.run(
+        [os.path.join(BIN, "ansible-playbook"), "-i", str(inventory), str(playbook)],
+        cwd=str(tmp_path),
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    output = done.stdout + done.stderr
+    assert results.exists(), output[-4000:]
+    return json.loads(results.read_text(encoding="utf-8")), output, done.returncode
+
+
+def test_the_rescue_catches_every_failure(rolled):
+    # No host failed: each rescue recorded its host's result and the rollout's summary would run.
+    assert rolled[2] == 0, rolled[1][-4000:]
+
+
+@pytest.mark.parametrize("host", sorted(FAILS))
+def test_the_rescue_reports_the_step_of_the_failed_task(rolled, host):
+    result = rolled[0][host]
+    expected = FAILS[host][1]
+    assert (result["result"], result["step"]) == ("failed", expected["step"]), result
+    assert expected["message"] in result["message"], result
+    assert result["unreachable"] is (host == "unreachable"), result
+    assert result["cordoned"] is True, result
+
+
+def test_a_host_that_fails_nowhere_is_rolled(rolled):
+    assert rolled[0]["rolled"] == {"result": "applied", "message": "uncordoned"}
+
+
+def test_the_role_calls_fail_again_at_their_step(rolled):
+    # The failure inside the role or verify_host.yml is shown first, then the roll's own task fails with the step.
+    output = rolled[1]
+    for host, step in (("at-apply", "apply"), ("at-verify-plan", "verify"), ("at-verify-drift", "verify"), ("unreachable", "apply")):
+        assert re.search(r"fatal: \[%s\]: FAILED! => .*numa\.kubelet\.rollout: %s failed at the %s step \(above\)" % (host, host, step), output), host
