@@ -182,6 +182,11 @@ def _playbook(tmp_path):
             "tasks": [
                 {"name": "Plan the host", "ansible.builtin.include_role": {"name": "numa.kubelet.kubelet_numa", "tasks_from": "plan.yml"}},
                 {
+                    "name": "Write nothing outside the test's directory",
+                    "ansible.builtin.assert": {"that": "kubelet_numa_plan.files | map(attribute='path') | reject('match', nodes) | list == []"},
+                    "vars": {"nodes": re.escape(str(tmp_path / "nodes") + os.sep)},
+                },
+                {
                     "name": "Make the planned files' directories",
                     "ansible.builtin.file": {"path": "{{ item.path | ansible.builtin.dirname }}", "state": "directory", "mode": "0755"},
                     "loop": "{{ kubelet_numa_plan.files }}",
