@@ -231,8 +231,9 @@ def _playbook(tmp_path):
                     "ansible.builtin.copy": {
                         # null for a host whose rescue recorded nothing.
                         "content": (
-                            "{{ dict(groups.all | zip(groups.all | map('extract', hostvars)"
-                            " | map(attribute='kubelet_numa_rollout_result', default=none))) | ansible.builtin.to_json }}"
+                            "{% set results = {} %}{% for host in groups.all %}"
+                            "{% set _ = results.update({host: hostvars[host].kubelet_numa_rollout_result | default(none)}) %}"
+                            "{% endfor %}{{ results | ansible.builtin.to_json }}"
                         ),
                         "dest": str(results),
                         "mode": "0600",
@@ -286,6 +287,7 @@ def test_the_rescue_catches_every_failure(rolled):
 def test_the_rescue_reports_the_step_of_the_failed_task(rolled, host):
     result = rolled[0][host]
     expected = FAILS[host][1]
+    assert result is not None, "the rescue recorded nothing for %s (its output: test_the_rescue_catches_every_failure)" % host
     assert (result["result"], result["step"]) == ("failed", expected["step"]), result
     assert expected["message"] in result["message"], result
     assert result["unreachable"] is (host == "unreachable"), result
