@@ -115,6 +115,9 @@ if command == "get":
 """
 # ssh as the connection runs it, for a host that cannot be reached: 255 is ssh's own error (ansible-core: UNREACHABLE).
 SSH_GONE = "#!%s\nimport sys\n\nsys.exit(255)\n"
+# systemctl where systemd is not PID 1 (this controller, a container): the local hosts are nodes whose units nobody
+# can ask about, on every controller alike (one with a kubelet.service of its own, or no systemctl at all).
+NO_SYSTEMD = '#!%s\nimport sys\n\nsys.exit("System has not been booted with systemd as init system (PID 1). Can\'t operate.")\n'
 
 # Each host, the kubectl subcommand that fails for it, and what the rescue must report.
 FAILS = {
@@ -162,9 +165,11 @@ def _inventory(tmp_path):
     hosts["unreachable"].update(
         ansible_connection="ssh", ansible_ssh_executable=str(ssh), ansible_host="192.0.2.1", kubelet_numa_config={"memoryManagerPolicy": "Static"}
     )
-    kubectl = tmp_path / "kubectl"
-    kubectl.write_text(KUBECTL % sys.executable, encoding="utf-8")
-    kubectl.chmod(0o755)
+    kubectl = tmp_path / "bin" / "kubectl"
+    for program, text in ((kubectl, KUBECTL), (tmp_path / "bin" / "systemctl", NO_SYSTEMD)):
+        program.parent.mkdir(exist_ok=True)
+        program.write_text(text % sys.executable, encoding="utf-8")
+        program.chmod(0o755)
     # No intent: the kubelet_numa role leaves these hosts alone (apply succeeds without a restart).
     common = {"kubelet_numa_config": {}, "kubelet_numa_rollout_kubectl": str(kubectl)}
     path = tmp_path / "inventory.yml"
@@ -255,6 +260,7 @@ def rolled(collections_root, tmp_path_factory):
     playbook, results = _playbook(tmp_path)
     env = dict(
         os.environ,
+        PATH=os.pathsep.join([str(tmp_path / "bin"), os.environ["PATH"]]),
         ANSIBLE_COLLECTIONS_PATH=str(collections_root),
         ANSIBLE_HOME=str(tmp_path / "ansible-home"),
         ANSIBLE_LOCAL_TEMP=str(tmp_path / "ansible-tmp"),
