@@ -80,7 +80,6 @@ TESTHOST_CONFIG = {
     "systemReserved": {"memory": "512Mi"},
 }
 CHANGED_CONFIG = dict(TESTHOST_CONFIG, systemReserved={"memory": "768Mi"})
-STARTS_LOG = "/var/log/kubelet-standin/starts.jsonl"
 # The two files the role writes on a kubeadm node, which the hand-written play writes byte for byte.
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
 FLAGS_FILE = "/etc/default/kubelet"
@@ -140,20 +139,6 @@ def write_yaml(path, data):
 def changed_in(output):
     """The sum of changed=N over the PLAY RECAP lines of an ansible-playbook output."""
     return sum(int(count) for count in re.findall(r"^\S.*\s:\s+ok=\d+\s+changed=(\d+)\s", output, re.MULTILINE))
-
-
-def count_lines(output):
-    """The number `wc -l <FILE` printed."""
-    text = output.strip()
-    if not text.isdigit():
-        raise BenchmarkError("expected a line count, got %r" % output)
-    return int(text)
-
-
-def last_start_result(starts_log):
-    """The result of the last start the kubelet stand-in recorded (one JSON object per line), or None if none."""
-    lines = [line for line in starts_log.splitlines() if line.strip()]
-    return json.loads(lines[-1]).get("result") if lines else None
 
 
 def restart_windows(journals):
@@ -348,7 +333,7 @@ class Fleet:
 
     def starts(self):
         """Per host: the number of kubelet stand-in starts so far."""
-        return {name: count_lines(self.hosts.sh(name, "wc -l <%s" % STARTS_LOG).stdout) for name in self.names}
+        return {name: len(self.hosts.kubelet_starts(name)) for name in self.names}
 
     def copy_out(self, name, path, dest):
         podman_hosts.run(["podman", "cp", "%s:%s" % (name, path), dest], env=self.hosts.env)
@@ -410,7 +395,7 @@ def rollout_main(arguments):
                 env,
             )
             for name in names:
-                if last_start_result(hosts.sh(name, "cat %s" % STARTS_LOG).stdout) != "started":
+                if [start.get("result") for start in hosts.kubelet_starts(name)][-1:] != ["started"]:
                     raise BenchmarkError("%s: the kubelet did not start after the hand-written play (its output: baseline.log, kept with --logs)" % name)
             measurements.append(converge_measurement(converge, handwritten))
             say(program, measurements[-1].progress())

@@ -92,17 +92,6 @@ def test_changed_counts_only_the_play_recap(bench):
     assert bench.changed_in("changed: [bench-rollout-7-1]\n") == 0
 
 
-def test_line_counts_and_the_last_kubelet_start(bench):
-    assert bench.count_lines("12\n") == 12
-    assert bench.count_lines("0\n") == 0
-    with pytest.raises(bench.BenchmarkError, match="expected a line count, got 'wc: No such file"):
-        bench.count_lines("wc: No such file")
-    starts = '{"pid": 10, "result": "refused"}\n{"pid": 11, "result": "started"}\n'
-    assert bench.last_start_result(starts) == "started"
-    assert bench.last_start_result(starts.replace('"started"', '"refused"')) == "refused"
-    assert bench.last_start_result("") is None
-
-
 def _journal(*entries):
     return "".join(json.dumps({"MESSAGE": message, "__REALTIME_TIMESTAMP": str(int(seconds * 1e6))}) + "\n" for seconds, message in entries)
 
