@@ -11,6 +11,9 @@ role's planning) are therefore blocks whose rescue raises the failure again from
 The roll runs here through ansible-playbook of the ansible-core under test (scripts/test-matrix runs this file on each
 core, 2.16 to 2.21), on local hosts that each fail at another step: the real roll_host.yml with the real
 kubelet_numa role and verify_host.yml, and a kubectl stand-in that fails the subcommand a host's kubeconfig names.
+Four hosts lose their control host (an ssh stand-in that runs the commands here until it is gone) at a step on it:
+the roll's ignore_unreachable leaves that step UNREACHABLE without a failure, and the roll must stop there, before
+the next step, and record that step.
 A kubelet that restarts cannot run on the controller, so apply fails in the role's planning (a bad split) and the
 rule that a rolled-back restart read in verify fails the apply (transaction_failed) is left to tests/restart
 (test_settle.py). The hosts that get past verify are RKE2 nodes laid out under the test's directory as the plan wants
@@ -49,16 +52,25 @@ def _load_roll_block():
         return _roll_block(yaml.safe_load(handle))
 
 
-def unstepped(roll):
+def _items(block):
+    """The items of a block, and of the blocks in it that only group tasks (no rescue of their own), in order."""
+    for item in block:
+        if "block" in item and not item.get("rescue"):
+            yield from _items(item["block"])
+        else:
+            yield item
+
+
+def unstepped(block):
     """The problems of the roll's block against the rule: each task has its own step; a task that calls another file
     is in a block whose rescue tasks all carry one step and end by failing again, marked as the re-raise."""
     problems = []
-    for item in roll["block"]:
+    for item in _items(block):
         name = item.get("name")
         if "block" in item:
-            rescue = item.get("rescue") or []
+            rescue = item["rescue"]
             steps = {(task.get("vars") or {}).get(STEP) for task in rescue}
-            if not rescue or len(steps) != 1 or not steps <= STEPS:
+            if len(steps) != 1 or not steps <= STEPS:
                 problems.append("%r: its rescue tasks must all carry one step of %s, they carry %s" % (name, sorted(STEPS), sorted(map(str, steps))))
             elif not ("ansible.builtin.fail" in rescue[-1] and rescue[-1]["vars"].get(RERAISE) is True):
                 problems.append("%r: its rescue must end with an ansible.builtin.fail that has %s: true" % (name, RERAISE))
@@ -70,22 +82,21 @@ def unstepped(roll):
 
 
 def test_every_task_of_the_roll_carries_its_step():
-    assert unstepped(_load_roll_block()) == []
+    assert unstepped(_load_roll_block()["block"]) == []
 
 
 def test_every_step_is_a_task_of_the_roll():
-    roll = _load_roll_block()
-    carried = {(task.get("vars") or {}).get(STEP) for item in roll["block"] for task in (item.get("rescue") or [item])}
+    carried = {(task.get("vars") or {}).get(STEP) for item in _items(_load_roll_block()["block"]) for task in (item.get("rescue") or [item])}
     assert carried == STEPS
 
 
 def test_the_rule_refuses_a_task_without_its_step_and_a_bare_role_call():
-    roll = _load_roll_block()
-    drain = dict(roll["block"][0], vars={})
+    items = list(_items(_load_roll_block()["block"]))
+    (drain,) = [dict(item, vars={}) for item in items if item.get("name") == "Cordon and drain the node"]
     bare_call = {"name": "Apply", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}, "vars": {STEP: "apply"}}
-    (apply,) = [item for item in roll["block"] if "block" in item and item["rescue"][0]["vars"][STEP] == "apply"]
+    (apply,) = [item for item in items if "block" in item and item["rescue"][0]["vars"][STEP] == "apply"]
     unmarked = dict(apply, rescue=[dict(task, vars={STEP: "apply"}) for task in apply["rescue"]])
-    assert unstepped({"block": [drain, bare_call, unmarked]}) == [
+    assert unstepped([{"name": "A group", "block": [drain, bare_call]}, unmarked]) == [
         "'Cordon and drain the node': no step of %s in its own vars" % sorted(STEPS),
         "'Apply': its tasks do not get its vars; put it in a block whose rescue carries the step",
         "'Apply the kubelet NUMA configuration': its rescue must end with an ansible.builtin.fail that has %s: true" % RERAISE,
@@ -94,9 +105,12 @@ def test_the_rule_refuses_a_task_without_its_step_and_a_bare_role_call():
 
 # ---- the roll through ansible-playbook -------------------------------------------------------------------------
 
-# kubectl as roll_host.yml and verify_host.yml call it: fails the subcommand that the kubeconfig file names, answers
-# `get --raw` (verify's /configz) with the JSON kept beside the kubeconfig, succeeds otherwise.
+# kubectl as roll_host.yml and verify_host.yml call it, on the control host. Its kubeconfig (JSON) says which
+# subcommand fails ("fail") and after which one the control host is lost ("lose_control_after": the file GONE beside
+# the kubeconfig appears, and the control host's ssh stand-in answers 255 from then on). `get --raw` (verify's
+# /configz) answers with the JSON kept beside the kubeconfig.
 KUBECTL = """#!%s
+import json
 import os
 import sys
 
@@ -104,33 +118,51 @@ args = sys.argv[1:]
 kubeconfig = [arg.split("=", 1)[1] for arg in args if arg.startswith("--kubeconfig=")][0]
 command = [arg for arg in args if not arg.startswith("-")][0]
 with open(kubeconfig) as handle:
-    failing = handle.read().strip()
-if command == failing:
+    test = json.load(handle)
+if command == test.get("fail"):
     sys.exit("error: kubectl %%s failed for the test" %% command)
 if command == "get":
     if not os.path.exists(kubeconfig + ".configz"):
         sys.exit("error: no /configz for the test")
     with open(kubeconfig + ".configz") as handle:
         sys.stdout.write(handle.read())
+if command == test.get("lose_control_after"):
+    open(kubeconfig + ".gone", "w").close()
 """
 # ssh as the connection runs it, for a host that cannot be reached: 255 is ssh's own error (ansible-core: UNREACHABLE).
 SSH_GONE = "#!%s\nimport sys\n\nsys.exit(255)\n"
+# ssh to a control host that is this machine (pipelining: the command is the last argument, the module comes on
+# stdin): runs the command here until the file GONE exists, then answers as a host that went away.
+SSH_CONTROL = """#!%s
+import os
+import subprocess
+import sys
+
+if os.path.exists(%r):
+    sys.exit(255)
+sys.exit(subprocess.call(["/bin/sh", "-c", sys.argv[-1]]))
+"""
 # systemctl where systemd is not PID 1 (this controller, a container): the local hosts are nodes whose units nobody
 # can ask about, on every controller alike (one with a kubelet.service of its own, or no systemctl at all).
 NO_SYSTEMD = '#!%s\nimport sys\n\nsys.exit("System has not been booted with systemd as init system (PID 1). Can\'t operate.")\n'
 
-# Each host, the kubectl subcommand that fails for it, and what the rescue must report.
+# Each host: its kubeconfig for the kubectl stand-in, and what the roll must record.
 FAILS = {
-    "at-drain": ("drain", {"step": "drain", "message": "error: kubectl drain failed for the test"}),
-    "at-apply": ("", {"step": "apply", "message": "kubelet_numa_reserved_memory_split: 'bogus' is not one of even, first, proportional"}),
-    "at-ready": ("wait", {"step": "ready", "message": "error: kubectl wait failed for the test"}),
-    "at-verify-plan": ("", {"step": "verify", "message": "does not exist: this is not a kubeadm node that has joined its cluster"}),
-    "at-verify-drift": ("", {"step": "verify", "message": "numa.kubelet.verify: at-verify-drift drifted from the plan:"}),
-    "at-uncordon": ("uncordon", {"step": "uncordon", "message": "error: kubectl uncordon failed for the test"}),
-    "unreachable": ("", {"step": "apply", "message": "unreachable: "}),
+    "at-drain": ({"fail": "drain"}, {"step": "drain", "message": "error: kubectl drain failed for the test"}),
+    "at-apply": ({}, {"step": "apply", "message": "kubelet_numa_reserved_memory_split: 'bogus' is not one of even, first, proportional"}),
+    "at-ready": ({"fail": "wait"}, {"step": "ready", "message": "error: kubectl wait failed for the test"}),
+    "at-verify-plan": ({}, {"step": "verify", "message": "does not exist: this is not a kubeadm node that has joined its cluster"}),
+    "at-verify-drift": ({}, {"step": "verify", "message": "numa.kubelet.verify: at-verify-drift drifted from the plan:"}),
+    "at-uncordon": ({"fail": "uncordon"}, {"step": "uncordon", "message": "error: kubectl uncordon failed for the test"}),
+    "unreachable": ({}, {"step": "apply", "message": "unreachable: "}),
+    # The control host (control-HOST) lost: from the start, or after the step before.
+    "lost-at-drain": ({"lose_control_after": ""}, {"step": "drain", "message": "the control host control-lost-at-drain could not be reached: "}),
+    "lost-at-ready": ({"lose_control_after": "drain"}, {"step": "ready", "message": "the control host control-lost-at-ready could not be reached: "}),
+    "lost-at-verify": ({"lose_control_after": "wait"}, {"step": "verify", "message": "the control host control-lost-at-verify could not be reached: "}),
+    "lost-at-uncordon": ({"lose_control_after": "get"}, {"step": "uncordon", "message": "the control host control-lost-at-uncordon could not be reached: "}),
 }
 # Laid out as their plan wants them: verify passes.
-CONVERGED = ("at-uncordon", "rolled")
+CONVERGED = ("at-uncordon", "lost-at-uncordon", "rolled")
 
 
 def _rke2_node(node):
@@ -144,36 +176,58 @@ def _rke2_node(node):
     }
 
 
+def _program(path, text):
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o755)
+    return str(path)
+
+
 def _inventory(tmp_path):
     local = {"ansible_connection": "local", "ansible_python_interpreter": sys.executable}
-    hosts = {}
+    nodes, controls = {}, {}
     for host in [*FAILS, "rolled"]:
         node = str(tmp_path / "nodes" / host)
         os.makedirs(os.path.join(node, "kubelet"))
-        failing = FAILS[host][0] if host in FAILS else ""
+        test = FAILS[host][0] if host in FAILS else {}
         kubeconfig = tmp_path / ("%s.kubeconfig" % host)
-        kubeconfig.write_text(failing + "\n", encoding="utf-8")
-        hosts[host] = dict(local, **_rke2_node(node), kubelet_numa_rollout_kubeconfig=str(kubeconfig))
-    hosts["at-apply"].update(kubelet_numa_config={"memoryManagerPolicy": "Static"}, kubelet_numa_reserved_memory_split="bogus")
-    hosts["at-verify-plan"].update(
+        kubeconfig.write_text(json.dumps(test), encoding="utf-8")
+        nodes[host] = dict(local, **_rke2_node(node), kubelet_numa_rollout_kubeconfig=str(kubeconfig))
+        if "lose_control_after" in test:
+            gone = str(kubeconfig) + ".gone"
+            if not test["lose_control_after"]:
+                open(gone, "w").close()
+            control = "control-" + host
+            ssh = _program(tmp_path / "bin" / ("ssh-" + control), SSH_CONTROL % (sys.executable, gone))
+            controls[control] = {
+                "ansible_connection": "ssh",
+                "ansible_ssh_executable": ssh,
+                "ansible_host": "192.0.2.1",
+                "ansible_pipelining": True,
+                "ansible_python_interpreter": sys.executable,
+            }
+            nodes[host]["kubelet_numa_rollout_control_host"] = control
+    bad_split = {"kubelet_numa_config": {"memoryManagerPolicy": "Static"}, "kubelet_numa_reserved_memory_split": "bogus"}
+    nodes["at-apply"].update(bad_split)
+    # Were the kubelet_numa role run on it, it would fail there, at apply.
+    nodes["lost-at-drain"].update(bad_split)
+    nodes["at-verify-plan"].update(
         {"kubelet_numa_platform": "kubeadm", "kubelet_numa_kubeadm_config_file": str(tmp_path / "nodes" / "at-verify-plan" / "kubelet" / "config.yaml")}
     )
-    ssh = tmp_path / "ssh-gone"
-    ssh.write_text(SSH_GONE % sys.executable, encoding="utf-8")
-    ssh.chmod(0o755)
     # With intent, the first task on the node is the role's planning (without, the role does nothing on the node).
-    hosts["unreachable"].update(
-        ansible_connection="ssh", ansible_ssh_executable=str(ssh), ansible_host="192.0.2.1", kubelet_numa_config={"memoryManagerPolicy": "Static"}
+    nodes["unreachable"].update(
+        ansible_connection="ssh",
+        ansible_ssh_executable=_program(tmp_path / "bin" / "ssh-gone", SSH_GONE % sys.executable),
+        ansible_host="192.0.2.1",
+        kubelet_numa_config={"memoryManagerPolicy": "Static"},
     )
-    kubectl = tmp_path / "bin" / "kubectl"
-    for program, text in ((kubectl, KUBECTL), (tmp_path / "bin" / "systemctl", NO_SYSTEMD)):
-        program.parent.mkdir(exist_ok=True)
-        program.write_text(text % sys.executable, encoding="utf-8")
-        program.chmod(0o755)
+    kubectl = _program(tmp_path / "bin" / "kubectl", KUBECTL % sys.executable)
+    _program(tmp_path / "bin" / "systemctl", NO_SYSTEMD % sys.executable)
     # No intent: the kubelet_numa role leaves these hosts alone (apply succeeds without a restart).
-    common = {"kubelet_numa_config": {}, "kubelet_numa_rollout_kubectl": str(kubectl)}
+    common = {"kubelet_numa_config": {}, "kubelet_numa_rollout_kubectl": kubectl}
     path = tmp_path / "inventory.yml"
-    path.write_text(yaml.safe_dump({"all": {"vars": common, "hosts": hosts}}), encoding="utf-8")
+    inventory = {"all": {"vars": common, "children": {"nodes": {"hosts": nodes}, "controls": {"hosts": controls}}}}
+    path.write_text(yaml.safe_dump(inventory), encoding="utf-8")
     return path
 
 
@@ -220,8 +274,8 @@ def _playbook(tmp_path):
             ],
         },
         {
-            "name": "Roll every host in one batch",
-            "hosts": "all",
+            "name": "Roll every node in one batch",
+            "hosts": "nodes",
             "gather_facts": False,
             "serial": "100%",
             "tasks": [{"name": "Roll the host", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa_rollout", "tasks_from": "roll_host"}}],
@@ -236,7 +290,7 @@ def _playbook(tmp_path):
                     "ansible.builtin.copy": {
                         # null for a host whose rescue recorded nothing.
                         "content": (
-                            "{% set results = {} %}{% for host in groups.all %}"
+                            "{% set results = {} %}{% for host in groups.nodes %}"
                             "{% set _ = results.update({host: hostvars[host].kubelet_numa_rollout_result | default(none)}) %}"
                             "{% endfor %}{{ results | ansible.builtin.to_json }}"
                         ),
