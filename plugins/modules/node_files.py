@@ -137,7 +137,10 @@ def _read(module, path, max_bytes):
 
 def _unit_states(module, units):
     """ActiveState and SubState of each unit, from one `systemctl show` (one block per unit, in the order asked)."""
-    rc, out, _err = module.run_command(["systemctl", "show", "--property=ActiveState,SubState", "--"] + list(units))
+    systemctl = module.get_bin_path("systemctl")
+    if systemctl is None:
+        return {}  # no systemd at all (a container or controller without it): nothing is known
+    rc, out, _err = module.run_command([systemctl, "show", "--property=ActiveState,SubState", "--"] + list(units))
     if rc != 0:
         return {}  # no systemd to ask (a container, the controller in check mode): nothing is known
     blocks = [dict(line.split("=", 1) for line in block.splitlines() if "=" in line) for block in out.strip().split("\n\n")]

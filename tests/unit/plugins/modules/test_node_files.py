@@ -55,3 +55,23 @@ def test_a_host_without_a_numa_tree_fails_naming_it(tmp_path, capsys, monkeypatc
     monkeypatch.setattr(node_files, "read_topology", no_tree)
     answer = _run_node_files({"topology": True}, capsys)
     assert answer["failed"] and answer["msg"] == "node_files: no NUMA topology at /sys/devices/system/node"
+
+
+def test_a_host_without_systemctl_knows_no_unit_state(tmp_path, capsys, monkeypatch):
+    # Like a host whose systemctl cannot reach systemd: the units are unknown, the files are still read.
+    monkeypatch.setenv("PATH", str(tmp_path))
+    answer = _run_node_files({"paths": [str(tmp_path / "missing")], "units": ["kubelet.service"]}, capsys)
+    assert not answer.get("failed"), answer
+    assert answer["units"] == {}
+
+
+def test_unit_states_come_from_the_systemctl_on_the_path(tmp_path, capsys, monkeypatch):
+    systemctl = tmp_path / "systemctl"
+    systemctl.write_text("#!/bin/sh\nprintf 'ActiveState=active\\nSubState=running\\n\\nActiveState=failed\\nSubState=failed\\n'\n")
+    systemctl.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    answer = _run_node_files({"units": ["kubelet.service", "rke2-agent.service"]}, capsys)
+    assert answer["units"] == {
+        "kubelet.service": {"active_state": "active", "sub_state": "running"},
+        "rke2-agent.service": {"active_state": "failed", "sub_state": "failed"},
+    }
