@@ -92,20 +92,6 @@ ensure_render_venv() {
     ensure_venv_with "$RENDER_VENV" "$wanted" "$wanted only" "$wanted"
 }
 
-# The checkout's shell scripts: *.sh files and files whose first line is a sh or bash shebang (as pre-commit's
-# `types: [shell]` picks them), one a line.
-shell_scripts() {
-    local path
-    (cd "$REPO" && git ls-files) | while IFS= read -r path; do
-        if [ -L "$REPO/$path" ] || [ ! -f "$REPO/$path" ]; then
-            continue
-        fi
-        if [[ $path == *.sh ]] || head -n 1 "$REPO/$path" | grep -Eq '^#!(/usr)?/bin/(env )?(ba)?sh( |$)'; then
-            echo "$path"
-        fi
-    done
-}
-
 # A fresh copy of the checkout's files as ROOT/ansible_collections/numa/kubelet (scripts/lib/collection_copy.py);
 # prints that path.
 collection_copy() {
