@@ -15,6 +15,7 @@ Static policy, hugepages refused with the reason, unknown top-level fields (whic
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 from ._allocatable import eviction_memory_term, memory_reservation
@@ -41,6 +42,12 @@ from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
 
 _INT32_MAX = 2**31 - 1
+
+# The kubelet versions whose rules are exact here (policy options, their maturity, feature gates), newest last;
+# DEFAULT_KUBELET_VERSION is the one the project checks against (the real kubelet v1.36.2).
+KUBELET_VERSIONS = ("1.31", "1.33", "1.36")
+DEFAULT_KUBELET_VERSION = KUBELET_VERSIONS[-1]
+_KUBELET_VERSION = re.compile(r"v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 @dataclass
@@ -251,13 +258,45 @@ def _check_topology_manager(config):
         )
 
 
-def check_kubelet_config(config, numa_nodes=None, memory_capacity=None):
+def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
+    """The version whose rules judge a kubelet of kubelet_version, and the warning when they are not its own.
+
+    kubelet_version: None (the project's kubelet, 1.36) or a Kubernetes version string ("1.33", "v1.32.5+rke2r1").
+    Between checked versions the older one's rules judge (refusing what that version lacks rather than passing it);
+    outside them the nearest. Raises KubeletConfigError when kubelet_version is not a version.
+    """
+    if kubelet_version is None:
+        return DEFAULT_KUBELET_VERSION, []
+    match = _KUBELET_VERSION.fullmatch(kubelet_version) if isinstance(kubelet_version, str) else None
+    if match is None:
+        raise KubeletConfigError(
+            [f'kubelet_version: {kubelet_version!r} is not a kubelet version such as "1.33" (a quoted string: YAML reads 1.30 as the number 1.3)']
+        )
+    minor = int(match.group(1))
+    checked = [version for version in KUBELET_VERSIONS if int(version.split(".")[1]) <= minor] or [KUBELET_VERSIONS[0]]
+    version = checked[-1]
+    if version == f"1.{minor}":
+        return version, []
+    warning = (
+        f"kubelet_version: {kubelet_version} is checked with the rules of kubelet {version} (numa.kubelet has exact rules for "
+        f"{', '.join(KUBELET_VERSIONS)}); a policy option or feature gate that differs in 1.{minor} is judged as {version} judges it"
+    )
+    return version, [warning]
+
+
+def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_version=None):
     """Every problem that would stop the kubelet (errors) or defeat NUMA alignment (warnings) in a main config file.
 
     numa_nodes (ids or numa.kubelet.numa_facts nodes) enables the NUMA-id and per-node fit checks;
-    memory_capacity (bytes) is needed when evictionHard memory.available is a percentage.
+    memory_capacity (bytes) is needed when evictionHard memory.available is a percentage;
+    kubelet_version (None: 1.36, or "1.31", "1.33", "v1.32.5+k3s1", ...) chooses the version's rules (checked_kubelet_version).
     """
     report = Report()
+    try:
+        kubelet_version, report.warnings = checked_kubelet_version(kubelet_version)
+    except KubeletConfigError as exc:
+        report.errors.extend(exc.problems)
+        return report
     if not isinstance(config, dict):
         report.errors.append("kubelet config: must be a mapping of KubeletConfiguration fields, got %s %r" % (type(config).__name__, config))
         return report
