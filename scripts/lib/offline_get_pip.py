@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Install an offline stand-in for the get-pip script that `ansible-test --venv` downloads.
 
-ansible-test bootstraps pip in each virtualenv it makes by running get-pip-<version>.py from a host this machine
+ansible-test bootstraps pip in each virtualenv it makes by running get-pip-<version>.py from a host the test machines
 cannot reach; it first looks in ~/.ansible/test/cache/get_pip_<version>.py. The script written there installs pip
 from the standard library's ensurepip instead, then `pip install`s what ansible-test asked for from PyPI.
 """

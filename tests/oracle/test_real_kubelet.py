@@ -343,9 +343,9 @@ HOSTS = {
     "eks-p4d-4n": _eks("p4d.24xlarge", "4x16Gi", "eks-pinned", cpus_per_node=24),
 }
 
-# Where the stand-in (another engineer's) disagrees with the real kubelet, the case is an xfail with the reason:
-# {case id: reason}. None now: the RKE2 >= 1.32 hosts disagreed (the stand-in gave a kubelet without --config the
-# default evictionHard, 100Mi more than the real kubelet wants) until the stand-in's commit 1dbdf4d.
+# Where the kubelet stand-in disagrees with the real kubelet, the case is an xfail with the reason: {case id: reason}.
+# None: the stand-in gives a kubelet without --config (RKE2 and k3s 1.32 and later) no default evictionHard, as the
+# real kubelet does.
 STANDIN_KNOWN_DISAGREEMENTS = {}
 
 
