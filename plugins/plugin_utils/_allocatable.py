@@ -11,10 +11,7 @@ of the first non-zero term, which decides how the kubelet prints the total in it
 
 from __future__ import annotations
 
-import re
-import struct
 from dataclasses import dataclass
-from fractions import Fraction
 
 from ._config import (
     MEMORY_TYPE,
@@ -22,31 +19,14 @@ from ._config import (
     bool_field,
     mapping_field,
     parse_capacity,
-    parse_quantity,
     reserved_resource_list,
 )
+from ._eviction_thresholds import parse_threshold, threshold_quantity
 from ._quantity import Quantity
 
 MEMORY_AVAILABLE = "memory.available"
 # pkg/kubelet/eviction/defaults_linux.go DefaultEvictionHard, memory part.
 DEFAULT_MEMORY_AVAILABLE = "100Mi"
-
-# pkg/kubelet/eviction/api/types.go: the signals evictionHard accepts.
-EVICTION_SIGNALS = (
-    "memory.available",
-    "nodefs.available",
-    "nodefs.inodesFree",
-    "imagefs.available",
-    "imagefs.inodesFree",
-    "containerfs.available",
-    "containerfs.inodesFree",
-    "allocatableMemory.available",
-    "pid.available",
-)
-
-# strconv.ParseFloat's decimal syntax (what the kubelet's parsePercentage feeds it after trimming '%').
-_DECIMAL_FLOAT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_FLOAT32_MAX = Fraction(struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0])
 
 
 @dataclass(frozen=True)
@@ -71,59 +51,6 @@ class Reservation:
         if not self.terms:
             return "nothing reserved (no kubeReserved, systemReserved or hard-eviction memory)"
         return " + ".join(term.describe() for term in self.terms)
-
-
-def _float32(value):
-    """Round a float64 to the nearest float32, as Go's float32() conversion does."""
-    return struct.unpack("<f", struct.pack("<f", value))[0]
-
-
-def _decimal_to_float32(text):
-    """strconv.ParseFloat(text, 32): the decimal correctly rounded once to float32 (no double rounding)."""
-    exact = Fraction(text)
-    candidate = _float32(float(exact))
-    # float(exact) rounds to float64 first; step to the float32 neighbour that is really nearest (ties to even).
-    bits = struct.unpack("<I", struct.pack("<f", candidate))[0]
-    best = candidate
-    for neighbour_bits in (bits - 1, bits + 1):
-        if not 0 <= neighbour_bits < 0x7F800000:
-            continue
-        neighbour = struct.unpack("<f", struct.pack("<I", neighbour_bits))[0]
-        distance, best_distance = abs(Fraction(neighbour) - exact), abs(Fraction(best) - exact)
-        if distance < best_distance or (distance == best_distance and neighbour_bits % 2 == 0):
-            best = neighbour
-    return best
-
-
-def parse_threshold(signal, value):
-    """One evictionHard entry as helpers.go parseThresholdStatement reads it (kubernetes/kubernetes 008b3652).
-
-    Returns None for a threshold the kubelet ignores ("0%", "100%"), ("percentage", float32 share of capacity)
-    or ("quantity", Quantity); raises with the kubelet's text otherwise.
-    """
-    path = "evictionHard.%s" % signal
-    if signal not in EVICTION_SIGNALS:
-        raise KubeletConfigError(["evictionHard: unsupported eviction signal %s" % signal])
-    if not (isinstance(value, str) and value.endswith("%")):
-        quantity = parse_quantity(value, path)
-        if quantity.sign() <= 0:
-            raise KubeletConfigError(["%s: eviction threshold %s must be positive: %s" % (path, signal, quantity)])
-        return ("quantity", quantity)
-    if value in ("0%", "100%"):
-        return None
-    trimmed = value.rstrip("%")
-    if not _DECIMAL_FLOAT.match(trimmed):
-        raise KubeletConfigError(['%s: strconv.ParseFloat: parsing "%s": invalid syntax (write a percentage like "5%%")' % (path, trimmed)])
-    if abs(Fraction(trimmed)) > _FLOAT32_MAX:
-        raise KubeletConfigError(['%s: strconv.ParseFloat: parsing "%s": value out of range' % (path, trimmed)])
-    # parsePercentage: float32(ParseFloat(trimmed, 32)) / 100, a float32 division; the range checks run on that
-    # share, so "100.000001%" rounds to exactly 1 and passes, as it does in the kubelet.
-    share = _float32(_decimal_to_float32(trimmed) / 100)
-    if share < 0:
-        raise KubeletConfigError(["%s: eviction percentage threshold %s must be >= 0%%: %s" % (path, signal, value)])
-    if share > 1:
-        raise KubeletConfigError(["%s: eviction percentage threshold %s must be <= 100%%: %s" % (path, signal, value)])
-    return ("percentage", share)
 
 
 def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
@@ -172,7 +99,7 @@ def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
             ]
         )
     value = thresholds[MEMORY_AVAILABLE]
-    return Term("%s %s of %d bytes" % (source, value, capacity), Quantity.from_int(int(float(capacity) * amount), "BinarySI"))
+    return Term("%s %s of %d bytes" % (source, value, capacity), threshold_quantity(amount, capacity))
 
 
 def memory_reservation(config, memory_capacity=None):

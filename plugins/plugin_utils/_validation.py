@@ -18,7 +18,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from ._allocatable import eviction_memory_term, memory_reservation
+from ._allocatable import memory_reservation
 from ._config import (
     API_VERSION,
     CPU_MANAGER_POLICIES,
@@ -37,6 +37,7 @@ from ._config import (
     reserved_resource_list,
     string_field,
 )
+from ._eviction_thresholds import eviction_problems
 from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, field_type_problems
 from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
@@ -307,7 +308,7 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
         _collect(report, reserved_resource_list, config, resource_field)
     # Invalid numa_nodes are reported; the checks that need them are then skipped.
     nodes = _collect(report, numa_nodes_from, numa_nodes) if numa_nodes is not None else None
-    _collect(report, eviction_memory_term, config, memory_capacity, False)
+    report.errors.extend(eviction_problems(config))
     entries = _collect(report, _parse_reserved_memory, config)
     _collect(report, _check_memory_manager, config, report, entries, nodes, memory_capacity)
     _collect(report, _check_cpu_manager, config)

@@ -123,7 +123,7 @@ def test_every_eviction_threshold_is_checked():
 
 
 def test_unknown_eviction_signal():
-    with pytest.raises(KubeletConfigError, match=re.escape("evictionHard: unsupported eviction signal memory.availible")):
+    with pytest.raises(KubeletConfigError, match=re.escape("evictionHard.memory.availible: unsupported eviction signal memory.availible")):
         eviction_memory_term({"evictionHard": {"memory.availible": "100Mi"}})
 
 
