@@ -4,7 +4,7 @@ in the project's virtualenv (`render ...`, `rollout ...`; `--help` says the rest
 
 render: numa.kubelet.render for N offline hosts (default 1000) in at most 60 s on a 2-core machine, and with
 --compare one ansible.builtin.template task over the same local-connection hosts (slow: about 7.4 minutes for 1000
-hosts here). Prints the times; exits 1 when the target is missed.
+hosts on 2 cores). Prints the times; exits 1 when the target is missed.
 
 rollout: the speed targets of a fleet run, side by side with what plain Ansible costs for the same hosts, in one run:
   (a) a no-op re-run of numa.kubelet.kubelet_numa (tasks_from kubeadm) vs `ansible -m ansible.builtin.ping`: at most
