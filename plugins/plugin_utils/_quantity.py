@@ -473,6 +473,15 @@ class Quantity:
             return None
         return _positive_scale_int64(value, scale)
 
+    def go_struct(self) -> str | None:
+        """Go's %v of the Quantity value ({i d s Format}), as validateNodeAllocatable prints it; None when d holds it.
+
+        The inf.Dec form prints through a pointer, which the collection does not reproduce.
+        """
+        if self._d is not None:
+            return None
+        return f"{{{{{self._i.value} {self._i.scale}}} {{<nil>}} {self._s} {self._format}}}"
+
     def __add__(self, other: object) -> Quantity:
         """quantity.go Add: the sum, with the receiver's Format, or the other's when the receiver is zero.
 

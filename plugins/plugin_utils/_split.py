@@ -29,10 +29,11 @@ NUMA_NODE_KEYS = ("id", "memory_bytes", "cpus", "hugepages")
 
 @dataclass(frozen=True)
 class NumaNode:
-    """A NUMA node as the engine needs it: its id and, when known, its memory (node MemTotal in bytes)."""
+    """A NUMA node as the engine needs it: its id and, when known, its memory (node MemTotal in bytes) and CPU ids."""
 
     id: int
     memory_bytes: int | None = None
+    cpus: tuple[int, ...] | None = None
 
 
 def numa_nodes_from(value):
@@ -41,7 +42,7 @@ def numa_nodes_from(value):
         raise KubeletConfigError(["numa_nodes: %r must be a list of NUMA node ids or the numa_nodes list from numa.kubelet.numa_facts" % (value,)])
     nodes = []
     for index, item in enumerate(value):
-        memory = None
+        memory = cpus = None
         if isinstance(item, dict):
             unknown = sorted((str(key) for key in item if key not in NUMA_NODE_KEYS))
             if unknown:
@@ -77,7 +78,7 @@ def numa_nodes_from(value):
                     "(the kubelet's reservedMemory numaNode is an int32)" % (index, node_id, _INT32_MAX)
                 ]
             )
-        nodes.append(NumaNode(node_id, memory))
+        nodes.append(NumaNode(node_id, memory, None if cpus is None else tuple(cpus)))
     if not nodes:
         raise KubeletConfigError(["numa_nodes: the list is empty; the node needs at least NUMA node 0"])
     ids = [node.id for node in nodes]

@@ -7,7 +7,7 @@ The kubelet's own checks, with its own texts (it stops at the first; we report e
 - pkg/kubelet/apis/config/validation/validation_reserved_memory.go (limit types, zero, duplicates);
 - pkg/kubelet/cm/memorymanager/memory_manager.go (policy names, NUMA ids, the sum per memory type, int64);
 - pkg/kubelet/cm/memorymanager/policy_static.go (a Static policy needs some reserved memory);
-- pkg/kubelet/cm/cpumanager/cpu_manager.go and topologymanager (policy names, CPU reservation).
+- pkg/kubelet/cm/cpumanager and topologymanager (policy names and options, CPU reservation: _manager_options.py).
 And the checks the kubelet lacks: a node's reservation must fit in that node's memory, reservedMemory only with the
 Static policy, hugepages refused with the reason, unknown top-level fields (which the kubelet silently ignores).
 """
@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from ._allocatable import memory_reservation
 from ._config import (
     API_VERSION,
-    CPU_MANAGER_POLICIES,
     HUGEPAGES_PREFIX,
     KIND,
     MEMORY_MANAGER_NONE,
@@ -29,7 +28,6 @@ from ._config import (
     MEMORY_MANAGER_WINDOWS_ONLY,
     MEMORY_TYPE,
     NUMA_ALIGNING_TOPOLOGY_POLICIES,
-    TOPOLOGY_MANAGER_POLICIES,
     KubeletConfigError,
     is_memory_type,
     lookalike_hint,
@@ -39,6 +37,7 @@ from ._config import (
 )
 from ._eviction_thresholds import eviction_problems
 from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, field_type_problems
+from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
 from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
 
@@ -228,37 +227,6 @@ def _check_sums(report, entries, reservation):
         )
 
 
-def _check_cpu_manager(config):
-    policy = string_field(config, "cpuManagerPolicy") or "none"
-    if policy not in CPU_MANAGER_POLICIES:
-        hint = '; CPU manager policy names are lower case: "none" or "static"' if policy.lower() in CPU_MANAGER_POLICIES else ""
-        raise KubeletConfigError(['cpuManagerPolicy: unknown policy: "%s"%s%s' % (policy, hint, lookalike_hint(policy))])
-    if policy != "static" or config.get("reservedSystemCPUs"):
-        return
-    reserved = Quantity.from_int(0, "DecimalSI")
-    for resource_field in ("kubeReserved", "systemReserved"):
-        cpu = reserved_resource_list(config, resource_field).get("cpu")
-        if cpu is not None:
-            reserved = reserved + cpu
-    if reserved.is_zero():
-        raise KubeletConfigError(
-            [
-                (
-                    "cpuManagerPolicy: [cpumanager] unable to determine reserved CPU resources for static policy "
-                    "(set kubeReserved.cpu or systemReserved.cpu above zero, or reservedSystemCPUs)"
-                )
-            ]
-        )
-
-
-def _check_topology_manager(config):
-    policy = string_field(config, "topologyManagerPolicy")
-    if policy is not None and policy not in TOPOLOGY_MANAGER_POLICIES:
-        raise KubeletConfigError(
-            ['topologyManagerPolicy: unknown policy: "%s" (one of %s)%s' % (policy, ", ".join(TOPOLOGY_MANAGER_POLICIES), lookalike_hint(policy))]
-        )
-
-
 def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
     """The version whose rules judge a kubelet of kubelet_version, and the warning when they are not its own.
 
@@ -288,7 +256,7 @@ def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
 def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_version=None):
     """Every problem that would stop the kubelet (errors) or defeat NUMA alignment (warnings) in a main config file.
 
-    numa_nodes (ids or numa.kubelet.numa_facts nodes) enables the NUMA-id and per-node fit checks;
+    numa_nodes (ids or numa.kubelet.numa_facts nodes) enables the NUMA-id, per-node fit and CPU checks;
     memory_capacity (bytes) is needed when evictionHard memory.available is a percentage;
     kubelet_version (None: 1.36, or "1.31", "1.33", "v1.32.5+k3s1", ...) chooses the version's rules (checked_kubelet_version).
     """
@@ -311,8 +279,9 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     report.errors.extend(eviction_problems(config))
     entries = _collect(report, _parse_reserved_memory, config)
     _collect(report, _check_memory_manager, config, report, entries, nodes, memory_capacity)
-    _collect(report, _check_cpu_manager, config)
-    _collect(report, _check_topology_manager, config)
+    report.errors.extend(cpu_manager_problems(config, nodes, kubelet_version))
+    report.errors.extend(topology_manager_problems(config, nodes, kubelet_version))
+    report.warnings.extend(manager_option_warnings(config, kubelet_version))
     # Several checks read kubeReserved/systemReserved/evictionHard; report each problem once.
     report.errors = list(dict.fromkeys(report.errors))
     return report
