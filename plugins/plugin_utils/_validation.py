@@ -40,6 +40,7 @@ from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, field_type_problems
 from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
 from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
+from ._startup_parsing import qos_reserved_problems, tls_problems
 
 _INT32_MAX = 2**31 - 1
 
@@ -277,6 +278,8 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     # Invalid numa_nodes are reported; the checks that need them are then skipped.
     nodes = _collect(report, numa_nodes_from, numa_nodes) if numa_nodes is not None else None
     report.errors.extend(eviction_problems(config))
+    report.errors.extend(qos_reserved_problems(config))
+    report.errors.extend(tls_problems(config, kubelet_version))
     entries = _collect(report, _parse_reserved_memory, config)
     _collect(report, _check_memory_manager, config, report, entries, nodes, memory_capacity)
     report.errors.extend(cpu_manager_problems(config, nodes, kubelet_version))
