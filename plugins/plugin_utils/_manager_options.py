@@ -7,7 +7,8 @@ Sources (kubernetes/kubernetes, read at the release tags v1.31.14, v1.33.13 and 
 - pkg/kubelet/cm/cpumanager/cpu_manager.go (policy names, the static policy's reservation),
   policy_none.go (no options under "none"), policy_options.go (names, maturity gates, ParseBool, pairs,
   ValidateStaticPolicyOptions), policy_static.go (the reserved CPUs must be takeable);
-- pkg/kubelet/cm/topologymanager/topology_manager.go (policy names, the NUMA node limit) and policy_options.go;
+- pkg/kubelet/apis/config/validation/validation.go (topology policy and scope names),
+  pkg/kubelet/cm/topologymanager/topology_manager.go (the NUMA node limit) and policy_options.go;
 - pkg/kubelet/apis/config/validation/validation.go and k8s.io/utils/cpuset Parse (reservedSystemCPUs),
   cmd/kubelet/app/server.go getReservedCPUs (reserved CPUs must be online);
 - pkg/kubelet/cm/node_container_manager_linux.go validateNodeAllocatable (cpu reservation within capacity).
@@ -81,6 +82,8 @@ TOPOLOGY_POLICY_OPTIONS = {
     "1.36": {PREFER_CLOSEST_NUMA_NODES: STABLE, MAX_ALLOWABLE_NUMA_NODES: STABLE},
 }
 DEFAULT_MAX_ALLOWABLE_NUMA_NODES = 8
+# pkg/kubelet/apis/config/types.go ContainerTopologyManagerScope, PodTopologyManagerScope.
+TOPOLOGY_MANAGER_SCOPES = ("container", "pod")
 
 _CPU_GATES = {ALPHA: "CPUManagerPolicyAlphaOptions", BETA: "CPUManagerPolicyBetaOptions"}
 _TOPOLOGY_GATES = {ALPHA: "TopologyManagerPolicyAlphaOptions", BETA: "TopologyManagerPolicyBetaOptions"}
@@ -347,17 +350,35 @@ def _topology_availability(name: str, version: str, config: Mapping) -> str | No
     return None
 
 
-def topology_manager_problems(config: Mapping, nodes: Sequence | None = None, kubelet_version: str = "1.36") -> list[str]:
-    """What the kubelet refuses when it builds its topology manager (options only under a policy other than none)."""
-    version = kubelet_version
-    policy = _policy(config, "topologyManagerPolicy")
-    if policy is None:
-        return []
-    if policy not in TOPOLOGY_MANAGER_POLICIES:
-        return [f'topologyManagerPolicy: unknown policy: "{policy}" (one of {", ".join(TOPOLOGY_MANAGER_POLICIES)}){lookalike_hint(policy)}']
-    if policy == "none":
-        return []
+def _topology_field_problems(config: Mapping) -> list[str]:
+    """validation.go: the policy and the scope are each one of a fixed list (an empty value is defaulted)."""
     problems = []
+    policy = config.get("topologyManagerPolicy")
+    if isinstance(policy, str) and policy and policy not in TOPOLOGY_MANAGER_POLICIES:
+        allowed = " ".join(go_quote(name) for name in TOPOLOGY_MANAGER_POLICIES)
+        problems.append(
+            f"topologyManagerPolicy: invalid configuration: topologyManagerPolicy (--topology-manager-policy) {go_quote(policy)} "
+            f"must be one of: [{allowed}]{lookalike_hint(policy)}"
+        )
+    scope = config.get("topologyManagerScope")
+    if isinstance(scope, str) and scope and scope not in TOPOLOGY_MANAGER_SCOPES:
+        problems.append(
+            f"topologyManagerScope: invalid configuration: topologyManagerScope (--topology-manager-scope) {go_quote(scope)} "
+            f'must be one of: "container", or "pod"{lookalike_hint(scope)}'
+        )
+    return problems
+
+
+def topology_manager_problems(config: Mapping, nodes: Sequence | None = None, kubelet_version: str = "1.36") -> list[str]:
+    """What the kubelet refuses in the topology manager's fields (validation.go) and when it builds the manager.
+
+    The options are read only under a policy other than none.
+    """
+    version = kubelet_version
+    problems = _topology_field_problems(config)
+    policy = _policy(config, "topologyManagerPolicy")
+    if policy not in TOPOLOGY_MANAGER_POLICIES or policy == "none":
+        return problems
     limit: int | None = DEFAULT_MAX_ALLOWABLE_NUMA_NODES
     for name, value in sorted(_options(config, "topologyManagerPolicyOptions").items()):
         path = f"topologyManagerPolicyOptions.{name}"

@@ -241,6 +241,30 @@ def test_topology_manager_policy_options(version, fields, expected):
 
 
 @pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"topologyManagerScope": "pod"}, []),
+        ({"topologyManagerScope": ""}, []),
+        (
+            {"topologyManagerScope": "node"},
+            ['topologyManagerScope: invalid configuration: topologyManagerScope (--topology-manager-scope) "node" must be one of: "container", or "pod"'],
+        ),
+        (
+            {"topologyManagerPolicy": "Restricted", "topologyManagerPolicyOptions": {"foo": "true"}},
+            [
+                (
+                    'topologyManagerPolicy: invalid configuration: topologyManagerPolicy (--topology-manager-policy) "Restricted" '
+                    'must be one of: ["none" "best-effort" "restricted" "single-numa-node"]'
+                )
+            ],
+        ),
+    ],
+)
+def test_topology_manager_fields(fields, expected):
+    assert errors(**fields) == expected
+
+
+@pytest.mark.parametrize(
     ("count", "fields", "expected"),
     [
         (8, {}, []),

@@ -217,7 +217,12 @@ def test_topology_policy_that_cannot_align_is_a_warning():
         ({"cpuManagerPolicy": "static", "reservedSystemCPUs": "0"}, []),
         (
             {"topologyManagerPolicy": "single-numa"},
-            ['topologyManagerPolicy: unknown policy: "single-numa" (one of none, best-effort, restricted, single-numa-node)'],
+            [
+                (
+                    'topologyManagerPolicy: invalid configuration: topologyManagerPolicy (--topology-manager-policy) "single-numa" '
+                    'must be one of: ["none" "best-effort" "restricted" "single-numa-node"]'
+                )
+            ],
         ),
     ],
 )
