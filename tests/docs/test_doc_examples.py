@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every fenced block in README.md and docs/*.md runs (or says why it cannot), in page order, in one directory per page.
 
-The line right above each fenced block is a marker (the convention is documented in docs/README.md):
+The line right above each fenced block is a marker (the convention is documented in docs/contributing.md):
 
     <!-- example: file NAME -->        the block is saved as NAME for the page's later blocks
     <!-- example: shell [OPTS] -->     bash -euo pipefail; OPTS {rc: N, stdout: TEXT}: the exit code and a text stdout holds
