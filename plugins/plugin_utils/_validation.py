@@ -39,6 +39,7 @@ from ._config import (
 from ._eviction_thresholds import eviction_problems
 from ._feature_gates import feature_gate_problems, feature_gate_warnings
 from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, field_type_problems
+from ._logging_config import logging_problems
 from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
 from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
@@ -284,6 +285,7 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     report.errors.extend(eviction_problems(config))
     report.errors.extend(qos_reserved_problems(config))
     report.errors.extend(tls_problems(config, kubelet_version))
+    report.errors.extend(logging_problems(config, kubelet_version))
     entries = _collect(report, _parse_reserved_memory, config)
     _collect(report, _check_memory_manager, config, report, entries, nodes, memory_capacity)
     report.errors.extend(cpu_manager_problems(config, nodes, kubelet_version))
