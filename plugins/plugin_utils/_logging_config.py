@@ -14,30 +14,18 @@ an infoBufferSize gated like JSON's, and a negative flushFrequency is refused (1
 from __future__ import annotations
 
 from ._config import KubeletConfigError, parse_quantity
+from ._feature_gates import gate_enabled
 from ._kubelet_defaults import go_duration_string, parse_go_duration
 from ._startup_parsing import go_quote
 
 _INT32_MAX = 2**31 - 1
 _UINT32_MAX = 2**32 - 1
-# logs/api/v1 kube_features.go: the gates of the logging options, (stage, default) in 1.31, 1.33 and 1.36.
-_LOGGING_GATES = {"LoggingAlphaOptions": ("Alpha", False), "LoggingBetaOptions": ("Beta", True)}
 # The formats the kubelet registers: text always, json (component-base logs/json/register) behind a gate.
 _FORMAT_GATES = {"text": None, "json": "LoggingBetaOptions"}
 
 
 class _FieldError(str):
     """A field error of logs/api/v1 Validate; logging_problems joins them as the kubelet reports them."""
-
-
-def _gate_enabled(config: dict, name: str) -> bool:
-    """featuregate Enabled for a logging gate: an explicit gate wins, then AllAlpha / AllBeta, then the default."""
-    gates = config.get("featureGates")
-    gates = gates if isinstance(gates, dict) else {}
-    stage, default = _LOGGING_GATES[name]
-    for key in (name, f"All{stage}"):
-        if isinstance(gates.get(key), bool):
-            return gates[key]
-    return default
 
 
 def _verbosity_problem(path: str, value, go_field: str) -> str | None:
@@ -51,14 +39,14 @@ def _verbosity_problem(path: str, value, go_field: str) -> str | None:
     return None
 
 
-def _format_problems(config: dict, logging: dict) -> list[str]:
+def _format_problems(config: dict, logging: dict, kubelet_version: str) -> list[str]:
     log_format = logging.get("format") or "text"
     if not isinstance(log_format, str):
         return []
     if log_format not in _FORMAT_GATES:
         return [_FieldError(f"logging.format: Invalid value: {go_quote(log_format)}: Unsupported log format")]
     gate = _FORMAT_GATES[log_format]
-    if gate and not _gate_enabled(config, gate):
+    if gate and not gate_enabled(config.get("featureGates"), gate, kubelet_version):
         return [_FieldError(f"logging.format: Forbidden: Log format {log_format} is disabled, see {gate} feature")]
     return []
 
@@ -107,7 +95,7 @@ def _vmodule_problems(logging: dict) -> list[str]:
     return problems
 
 
-def _buffer_problems(config: dict, logging: dict) -> list[str]:
+def _buffer_problems(config: dict, logging: dict, kubelet_version: str) -> list[str]:
     """options.<format>.infoBufferSize: a quantity; any non-zero size needs LoggingAlphaOptions."""
     options = logging.get("options")
     if not isinstance(options, dict):
@@ -124,7 +112,7 @@ def _buffer_problems(config: dict, logging: dict) -> list[str]:
         except KubeletConfigError as exc:
             problems.extend(exc.problems)
             continue
-        if not quantity.is_zero() and not _gate_enabled(config, "LoggingAlphaOptions"):
+        if not quantity.is_zero() and not gate_enabled(config.get("featureGates"), "LoggingAlphaOptions", kubelet_version):
             problems.append(_FieldError(f"{path}: Forbidden: Feature LoggingAlphaOptions is disabled"))
     return problems
 
@@ -138,12 +126,12 @@ def logging_problems(config: dict, kubelet_version: str = "1.36") -> list[str]:
     logging = config.get("logging")
     if not isinstance(logging, dict):
         return []
-    problems = _format_problems(config, logging)
+    problems = _format_problems(config, logging, kubelet_version)
     verbosity = _verbosity_problem("logging.verbosity", logging.get("verbosity"), "LoggingConfiguration.logging.verbosity")
     if verbosity:
         problems.append(verbosity)
     problems += _vmodule_problems(logging)
-    problems += _buffer_problems(config, logging)
+    problems += _buffer_problems(config, logging, kubelet_version)
     problems += _flush_frequency_problems(logging, kubelet_version)
     # server.go: fmt.Errorf("initialize logging: %v", errs.ToAggregate()), which joins several as "[a, b]".
     field_errors = [str(problem) for problem in problems if isinstance(problem, _FieldError)]
