@@ -182,8 +182,10 @@ class ActionModule(ActionBase):
                         plan, facts["files"], attributes, reboot_reset, bool(self._task.check_mode), self._role_template_renderer(task_vars)
                     )
                 result["plan"] = plan
-                if plan["warnings"]:
-                    result["warnings"] = list(plan["warnings"])
+                # The node healed itself (or declined to) since the collection's last change: every run says so.
+                healed = [plan["apply"]["healed"]] if args["pending"] and plan["apply"]["healed"] else []
+                if plan["warnings"] or healed:
+                    result["warnings"] = list(plan["warnings"]) + healed
         except KubeletConfigError as exc:
             result.update(failed=True, msg="plan_node: %s" % exc, problems=exc.problems)
         except _NodeFailure as exc:

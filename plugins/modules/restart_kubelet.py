@@ -144,6 +144,21 @@ options:
     description: With O(only_report), the RV(token) of the transaction to wait for.
     type: str
     version_added: 0.2.0
+  heal_record:
+    description:
+      - "Once the restarted kubelet has settled, keep this change for the node's self-heal (the role's
+        C(numa-kubelet-heal)): in C(/var/lib/numa-kubelet/UNIT.change.json), each file written (and of O(files)) with
+        the digest of what it holds now and what it held before. A heal record of an earlier change
+        (C(UNIT.healed.json)) is moved to C(UNIT.healed-before.json)."
+    type: bool
+    default: false
+    version_added: 0.2.0
+  heal_exclude:
+    description: Files the self-heal never puts back (the checkpoint guard's own files); only with O(heal_record).
+    type: list
+    elements: path
+    default: []
+    version_added: 0.2.0
 attributes:
   check_mode:
     description: Reports which files of O(write) it would change and that it would restart the kubelet, and does nothing.
@@ -233,6 +248,7 @@ transaction_failed:
 """
 
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -249,6 +265,8 @@ from ansible.module_utils.urls import open_url
 from ansible_collections.numa.kubelet.plugins.module_utils._kubelet_checkpoint import checkpoint_complete, checkpoint_problems
 
 RUN_DIR = "/run/numa-kubelet"
+# Where the self-heal finds the last change (the role's templates/numa-kubelet-heal reads the same files).
+HEAL_STATE_DIR = "/var/lib/numa-kubelet"
 SYSTEMCTL_TIMEOUT = 600
 DIRECTORY_MODE = "0755"
 # The kubelet's own last words in its journal (klog), before systemd's "Main process exited" lines.
@@ -321,6 +339,26 @@ def remove(path):
         os.remove(path)
     except FileNotFoundError:
         pass
+
+
+def file_digest(path):
+    """sha256:<hex> of the file's bytes, or None when there is none (as numa-kubelet-heal compares them)."""
+    try:
+        with open(path, "rb") as handle:
+            return "sha256:" + hashlib.sha256(handle.read()).hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+def keep_change(unit, change):
+    """The change for the self-heal, replacing the last one: its failures are no longer counted, and a heal record of
+    an earlier change becomes history."""
+    os.makedirs(HEAL_STATE_DIR, mode=0o755, exist_ok=True)
+    write_file(os.path.join(HEAL_STATE_DIR, "%s.change.json" % unit), json.dumps(change, indent=1, sort_keys=True), "0600")
+    remove(os.path.join(HEAL_STATE_DIR, "%s.failures.json" % unit))
+    healed = os.path.join(HEAL_STATE_DIR, "%s.healed.json" % unit)
+    if os.path.exists(healed):
+        os.replace(healed, os.path.join(HEAL_STATE_DIR, "%s.healed-before.json" % unit))
 
 
 def pending_directories(paths):
@@ -592,11 +630,41 @@ class Transaction:
             self.step(self.steps, "check memory_manager_state", self.check_checkpoint)
             self.report_up()
             self.step(self.steps, "settle", lambda: self.settle(self.healthy))
+            if params.get("heal_record"):
+                self.keep_for_heal()
         except StepFailed as exc:
             if not params["restart"]:
                 return self.undo_writes(str(exc))
             return self.roll_back(str(exc))
         return self.result(changed=True, failed=False, rolled_back=False, msg="%s restarted with the new config" % self.unit)
+
+    def keep_for_heal(self):
+        """Record the change that just settled for the node's self-heal; a failure to record is a step that failed,
+        never a rollback of a kubelet that runs."""
+        excluded = set(self.params.get("heal_exclude") or ())
+        entries = {}
+        for item in self.written:
+            entries[item["path"]] = {"path": item["path"], "previous": item["previous"], "previous_mode": item["previous_mode"]}
+        for item in self.params["files"]:
+            entries.setdefault(item["path"], {"path": item["path"], "previous": item.get("previous"), "previous_mode": octal(item.get("mode") or "0644")})
+        files = [entry for path, entry in sorted(entries.items()) if path not in excluded]
+        if not files:
+            return
+        began = time.monotonic()
+        try:
+            for entry in files:
+                entry["digest"] = file_digest(entry["path"])
+            change = {
+                "unit": self.unit,
+                "start_unit": self.params["start_unit"],
+                "root_dir": self.params["root_dir"],
+                "time": time.time(),
+                "files": files,
+            }
+            keep_change(self.unit, change)
+            self.steps.append({"step": "keep the change for the self-heal", "ok": True, "seconds": round(time.monotonic() - began, 3)})
+        except OSError as exc:
+            self.steps.append({"step": "keep the change for the self-heal", "ok": False, "seconds": round(time.monotonic() - began, 3), "error": str(exc)})
 
     def report_up(self):
         """Tell on_up that the kubelet is up with the new config, while it still has to settle (when it has to)."""
@@ -813,6 +881,8 @@ def main():
             "settled": {"type": "bool", "default": True},
             "wait": {"type": "bool", "default": True},
             "token": {"type": "str", "no_log": False},
+            "heal_record": {"type": "bool", "default": False},
+            "heal_exclude": {"type": "list", "elements": "path", "default": []},
         },
         supports_check_mode=True,
     )

@@ -13,6 +13,8 @@ templates and hands the texts to role_writes(), which decides all of it once; th
 
 from __future__ import annotations
 
+import json
+
 # Where the checkpoint guard keeps its state; each path is the unit's own (several units may be guarded on one node).
 GUARD_INPUTS_DIR = "/etc/numa-kubelet"
 GUARD_STARTED_DIR = "/var/lib/numa-kubelet"
@@ -25,6 +27,9 @@ GUARD_FILE_MODE = "0644"
 # The role's templates of the guard (roles/kubelet_numa/templates).
 DROPIN_TEMPLATE = "reboot-reset.conf.j2"
 INPUTS_TEMPLATE = "manager-inputs.j2"
+# The self-heal's program (docs/rollout.md, "Self-healing"): a plain file among the templates, written as it is.
+HEAL_TEMPLATE = "numa-kubelet-heal"
+HEAL_PROGRAM_MODE = "0755"
 
 
 def systemd_dropin_dir(unit):
@@ -35,12 +40,15 @@ def systemd_dropin_dir(unit):
 
 def guard_paths(unit):
     """The checkpoint guard's files for one unit: its drop-in, the digest of the manager inputs on disk, the digest the
-    drop-in's ExecStartPre copies at each start, and this boot's reset marker (under /run, gone at each boot)."""
+    drop-in's ExecStartPre copies at each start, this boot's reset marker (under /run, gone at each boot), the self-heal's
+    program (its drop-in's ExecStopPost) and the record the heal leaves."""
     return {
         "dropin": "%s/%s" % (systemd_dropin_dir(unit), GUARD_DROPIN_NAME),
         "inputs": "%s/%s.manager-inputs" % (GUARD_INPUTS_DIR, unit),
         "started": "%s/%s.started-inputs" % (GUARD_STARTED_DIR, unit),
         "marker": "%s/%s.reset" % (RESET_MARKER_DIR, unit),
+        "heal": f"{GUARD_INPUTS_DIR}/numa-kubelet-heal",
+        "healed": f"{GUARD_STARTED_DIR}/{unit}.healed.json",
     }
 
 
@@ -50,8 +58,8 @@ def guard_state_paths(units):
     paths = [RESET_MARKER_DIR, GUARD_INPUTS_DIR, GUARD_STARTED_DIR]
     for unit in units:
         guard = guard_paths(unit)
-        paths += [guard["marker"], systemd_dropin_dir(unit), guard["dropin"], guard["inputs"], guard["started"]]
-    return paths
+        paths += [guard["marker"], systemd_dropin_dir(unit), guard["dropin"], guard["inputs"], guard["started"], guard["healed"]]
+    return paths + [guard_paths("")["heal"]]
 
 
 def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
@@ -63,11 +71,13 @@ def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
     reset marker. render(template, template_vars) -> text: one of the role's templates rendered as the role renders it
     (with the ansible_managed header).
 
-    Returns {directories, writes, guard, pending_directories, pending_writes, pending}: the directories and the files
-    (path, mode, content, and only_if_absent for a file that is written only where it is missing) for
-    numa.kubelet.restart_kubelet; guard, the checkpoint guard's part alone ({directories, writes, seed_started,
-    reset_marker}) for a play that installs only the guard; which of them differ from what is in place; and pending,
-    true when anything differs or the plan restarts the unit.
+    Returns {directories, writes, guard, pending_directories, pending_writes, pending, heal_exclude, healed}: the
+    directories and the files (path, mode, content, and only_if_absent for a file that is written only where it is
+    missing) for numa.kubelet.restart_kubelet; guard, the checkpoint guard's part alone ({directories, writes,
+    seed_started, reset_marker}) for a play that installs only the guard; which of them differ from what is in place;
+    pending, true when anything differs or the plan restarts the unit; heal_exclude, the guard's own files, which the
+    self-heal never puts back (only the kubelet's configuration and the manager inputs' digest); and healed, the
+    sentence that reports the node's last self-heal since the collection's last change ('' when there was none).
     """
     guard = guard_paths(plan["unit"])
     digests = plan["manager_inputs"]
@@ -81,6 +91,7 @@ def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
     guard_writes = [
         {"path": guard["dropin"], "mode": GUARD_FILE_MODE, "content": render(DROPIN_TEMPLATE, {"kubelet_numa_plan": plan, "guard": guard})},
         {"path": guard["inputs"], "mode": GUARD_FILE_MODE, "content": render(INPUTS_TEMPLATE, {"digest": digests["planned"]})},
+        {"path": guard["heal"], "mode": HEAL_PROGRAM_MODE, "content": render(HEAL_TEMPLATE, {})},
     ]
     if seed_started:
         guard_writes.append(
@@ -107,7 +118,29 @@ def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
         "pending_directories": pending_directories,
         "pending_writes": pending_writes,
         "pending": plan["restart"] != "none" or bool(pending_directories) or bool(pending_writes),
+        "heal_exclude": [guard["heal"], guard["dropin"], guard["started"], guard["marker"]],
+        "healed": heal_report(plan["unit"], files.get(guard["healed"])),
     }
+
+
+def heal_report(unit, record_text):
+    """One sentence on the self-heal the node recorded (/var/lib/numa-kubelet/UNIT.healed.json, written by the role's
+    numa-kubelet-heal), or '' when there is none. The record stays until the collection's next change settles."""
+    if not record_text:
+        return ""
+    try:
+        record = json.loads(record_text)
+        failures, error = record["failures"], record["kubelet_error"] or "none in the journal"
+        if record["healed"]:
+            done = "restored %s (what ran healthy before that change), reset the checkpoints and started it" % ", ".join(record["restored"])
+        else:
+            done = "did NOT heal itself: %s" % record["reason"]
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"numa.kubelet: {unit}: the self-heal's record {guard_paths(unit)['healed']} cannot be read ({exc})"
+    return (
+        f"numa.kubelet: {unit} failed {failures} time(s) after the change numa.kubelet made at {record['change_time']}, and at "
+        f"{record['time']} the node {done}. The kubelet's last error: {error}"
+    )
 
 
 def _differs(write, files, attributes):

@@ -47,7 +47,7 @@ def test_a_node_with_nothing_in_place_gets_everything():
     # The guard of a running kubelet is seeded with the inputs it started with; a reset's start makes the marker itself.
     assert decided["guard"]["seed_started"] is True and decided["guard"]["reset_marker"] is False
     assert decided["directories"] == ["/etc/kubernetes/kubelet.conf.d", "/etc/systemd/system/kubelet.service.d", "/etc/numa-kubelet", "/var/lib/numa-kubelet"]
-    assert [write["path"] for write in decided["writes"]] == [DROPIN, EXTRA_ARGS, GUARD["dropin"], GUARD["inputs"], GUARD["started"]]
+    assert [write["path"] for write in decided["writes"]] == [DROPIN, EXTRA_ARGS, GUARD["dropin"], GUARD["inputs"], GUARD["heal"], GUARD["started"]]
     assert decided["pending_directories"] == decided["directories"]
     assert decided["pending_writes"] == [write["path"] for write in decided["writes"]]
     assert decided["pending"] is True
@@ -193,15 +193,62 @@ def test_discovery_reads_every_guard_file_of_every_unit_a_plan_can_name():
         "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf",
         "/etc/numa-kubelet/kubelet.service.manager-inputs",
         "/var/lib/numa-kubelet/kubelet.service.started-inputs",
+        "/var/lib/numa-kubelet/kubelet.service.healed.json",
         "/run/numa-kubelet/rke2-server.service.reset",
         "/etc/systemd/system/rke2-server.service.d",
         "/etc/systemd/system/rke2-server.service.d/90-numa-kubelet-reboot-reset.conf",
         "/etc/numa-kubelet/rke2-server.service.manager-inputs",
         "/var/lib/numa-kubelet/rke2-server.service.started-inputs",
+        "/var/lib/numa-kubelet/rke2-server.service.healed.json",
+        "/etc/numa-kubelet/numa-kubelet-heal",
     ]
     # What role_writes() compares for a unit is what discovery read for it.
     result = kubeadm_plan()
     decided = role_writes(result, {}, {}, True, True, render)
-    guard_files = {GUARD["dropin"], GUARD["inputs"], GUARD["started"], GUARD["marker"]}
+    guard_files = {GUARD["dropin"], GUARD["inputs"], GUARD["started"], GUARD["marker"], GUARD["heal"]}
     assert guard_files <= set(guard_state_paths(["kubelet.service"]))
     assert guard_files == {write["path"] for write in decided["guard"]["writes"]} | {GUARD["marker"]}
+
+
+def test_the_self_heal_never_puts_back_the_guards_own_files():
+    decided = role_writes(kubeadm_plan(), {}, {}, True, False, render)
+    assert decided["heal_exclude"] == [GUARD["heal"], GUARD["dropin"], GUARD["started"], GUARD["marker"]]
+    # The kubelet's own files and the manager inputs' digest are what a heal puts back.
+    assert not {DROPIN, EXTRA_ARGS, GUARD["inputs"]} & set(decided["heal_exclude"])
+    assert next(write for write in decided["writes"] if write["path"] == GUARD["heal"])["mode"] == "0755"
+
+
+def heal_record(**fields):
+    record = {
+        "unit": "kubelet.service",
+        "time": "2026-11-27T23:40:00Z",
+        "change_time": "2026-11-27T23:38:00Z",
+        "failures": 3,
+        "kubelet_error": 'E1127 run.go:72] "Failed to start ContainerManager" err="boom"',
+        "restored": [DROPIN, GUARD["inputs"]],
+        "healed": True,
+    }
+    record.update(fields)
+    return json.dumps(record)
+
+
+def test_a_heal_the_node_recorded_is_reported_by_every_plan_until_the_next_change():
+    files = {GUARD["healed"]: heal_record()}
+    healed = role_writes(kubeadm_plan(), files, {}, True, False, render)["healed"]
+    assert healed == (
+        "numa.kubelet: kubelet.service failed 3 time(s) after the change numa.kubelet made at 2026-11-27T23:38:00Z, and at "
+        "2026-11-27T23:40:00Z the node restored %s, %s (what ran healthy before that change), reset the checkpoints and "
+        'started it. The kubelet\'s last error: E1127 run.go:72] "Failed to start ContainerManager" err="boom"' % (DROPIN, GUARD["inputs"])
+    )
+    assert role_writes(kubeadm_plan(), {}, {}, True, False, render)["healed"] == ""
+
+
+def test_a_heal_the_node_declined_is_reported_with_its_reason():
+    files = {GUARD["healed"]: heal_record(healed=False, restored=[], reason="another tool changed the files", kubelet_error="")}
+    healed = role_writes(kubeadm_plan(), files, {}, True, False, render)["healed"]
+    assert "the node did NOT heal itself: another tool changed the files. The kubelet's last error: none in the journal" in healed
+
+
+def test_an_unreadable_heal_record_is_reported_not_a_crash():
+    healed = role_writes(kubeadm_plan(), {GUARD["healed"]: "{not json"}, {}, True, False, render)["healed"]
+    assert healed.startswith("numa.kubelet: kubelet.service: the self-heal's record /var/lib/numa-kubelet/kubelet.service.healed.json cannot be read")
