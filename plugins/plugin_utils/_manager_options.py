@@ -28,6 +28,7 @@ from ._config import (
     lookalike_hint,
     reserved_resource_list,
 )
+from ._feature_gates import gate_enabled
 from ._quantity import DECIMAL_SI, Quantity
 
 ALPHA, BETA, STABLE = "alpha", "beta", "stable"
@@ -87,14 +88,6 @@ TOPOLOGY_MANAGER_SCOPES = ("container", "pod")
 
 _CPU_GATES = {ALPHA: "CPUManagerPolicyAlphaOptions", BETA: "CPUManagerPolicyBetaOptions"}
 _TOPOLOGY_GATES = {ALPHA: "TopologyManagerPolicyAlphaOptions", BETA: "TopologyManagerPolicyBetaOptions"}
-# pkg/features/kube_features.go: the same defaults in 1.31, 1.33 and 1.36 (alpha off, beta on).
-_GATE_DEFAULTS = {
-    "CPUManagerPolicyAlphaOptions": False,
-    "CPUManagerPolicyBetaOptions": True,
-    "TopologyManagerPolicyAlphaOptions": False,
-    "TopologyManagerPolicyBetaOptions": True,
-}
-
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True}
 _GO_BOOLS.update({"0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False})
 _GO_INT = re.compile(r"[+-]?[0-9]+\Z")
@@ -162,11 +155,9 @@ def cpuset_string(cpus: Iterable[int]) -> str:
     return ",".join(str(first) if first == last else f"{first}-{last}" for first, last in runs)
 
 
-def _gate_enabled(config: Mapping, gate: str) -> bool:
-    # A small reader until the feature gate resolver lands; a gate of the wrong type is reported by the type check.
-    gates = config.get("featureGates")
-    value = gates.get(gate) if isinstance(gates, Mapping) else None
-    return value if isinstance(value, bool) else _GATE_DEFAULTS[gate]
+def _gate_enabled(config: Mapping, gate: str, version: str) -> bool:
+    # The gate as SetFromMap resolves featureGates (AllAlpha / AllBeta included); a wrong type is the decoding's error.
+    return gate_enabled(config.get("featureGates"), gate, version)
 
 
 def _options(config: Mapping, field: str) -> dict[str, str]:
@@ -191,14 +182,15 @@ def _online_cpus(nodes: Sequence | None) -> set[int] | None:
     return {cpu for node in nodes for cpu in node.cpus}
 
 
-def _cpu_option_availability(name: str, version_table: Mapping[str, str] | None, config: Mapping) -> str | None:
+def _cpu_option_availability(name: str, version: str, config: Mapping) -> str | None:
     """CheckPolicyOptionAvailable: None when the kubelet takes the option name."""
+    version_table = CPU_POLICY_OPTIONS.get(version)
     if version_table is None:
         return None
     maturity = version_table.get(name)
     if maturity is None:
         return f"unknown CPU Manager Policy option: {go_quote(name)}"
-    if maturity in _CPU_GATES and not _gate_enabled(config, _CPU_GATES[maturity]):
+    if maturity in _CPU_GATES and not _gate_enabled(config, _CPU_GATES[maturity], version):
         level = "Alpha" if maturity == ALPHA else "Beta"
         return f"CPU Manager Policy {level}-level Options not enabled, but option {go_quote(name)} provided"
     return None
@@ -206,13 +198,12 @@ def _cpu_option_availability(name: str, version_table: Mapping[str, str] | None,
 
 def _static_option_problems(config: Mapping, version: str) -> list[str]:
     """NewStaticPolicyOptions and ValidateStaticPolicyOptions, each option's problem at once."""
-    table = CPU_POLICY_OPTIONS.get(version)
     known = set().union(*CPU_POLICY_OPTIONS.values())
     problems = []
     enabled = set()
     for name, value in sorted(_options(config, "cpuManagerPolicyOptions").items()):
         path = f"cpuManagerPolicyOptions.{name}"
-        refusal = _cpu_option_availability(name, table, config)
+        refusal = _cpu_option_availability(name, version, config)
         if refusal is not None:
             problems.append(f"{path}: new static policy error: {refusal}")
             continue
@@ -340,7 +331,7 @@ def _topology_availability(name: str, version: str, config: Mapping) -> str | No
     maturity = table.get(name)
     if maturity is None:
         return f"unknown Topology Manager Policy option: {go_quote(name)}"
-    if maturity in _TOPOLOGY_GATES and not _gate_enabled(config, _TOPOLOGY_GATES[maturity]):
+    if maturity in _TOPOLOGY_GATES and not _gate_enabled(config, _TOPOLOGY_GATES[maturity], version):
         level = "Alpha" if maturity == ALPHA else "Beta"
         text = f"Topology Manager Policy {level}-level Options not enabled"
         # From 1.33 the kubelet writes this one in lower case.
@@ -421,7 +412,7 @@ def manager_option_warnings(config: Mapping, kubelet_version: str = "1.36") -> l
         return []
     warnings = []
     cpu_options = _options(config, "cpuManagerPolicyOptions")
-    if version == "1.31" and PREFER_ALIGN_BY_UNCORECACHE in cpu_options and _gate_enabled(config, _CPU_GATES[ALPHA]):
+    if version == "1.31" and PREFER_ALIGN_BY_UNCORECACHE in cpu_options and _gate_enabled(config, _CPU_GATES[ALPHA], version):
         warnings.append(
             f"cpuManagerPolicyOptions.{PREFER_ALIGN_BY_UNCORECACHE}: upstream kubelet 1.31 does not know this option "
             f'(unknown CPU Manager Policy option: "{PREFER_ALIGN_BY_UNCORECACHE}"; it came as alpha in 1.32), while some 1.31 builds '

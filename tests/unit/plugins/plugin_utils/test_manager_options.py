@@ -465,3 +465,18 @@ def test_cpuset_string_parses_back_to_the_same_cpus(cpus):
 @pytest.mark.parametrize(("cpus", "expected"), [([], ""), ([3], "3"), ([0, 1, 2, 5, 7, 8], "0-2,5,7-8"), ([1, 0], "0-1")])
 def test_cpuset_string(cpus, expected):
     assert cpuset_string(cpus) == expected
+
+
+def test_gates_resolve_as_set_from_map_does():
+    # AllAlpha turns the alpha gates on unless a gate is set itself; AllBeta=false turns the beta gates off.
+    options = {"cpuManagerPolicyOptions": {"align-by-socket": "true"}, "topologyManagerPolicy": "restricted"}
+    assert errors(featureGates={"AllAlpha": True}, **options) == []
+    assert errors(featureGates={"AllAlpha": True, "CPUManagerPolicyAlphaOptions": False}, **options) == [
+        f'cpuManagerPolicyOptions.align-by-socket: {STATIC}CPU Manager Policy Alpha-level Options not enabled, but option "align-by-socket" provided'
+    ]
+    assert errors(featureGates={"AllBeta": False}, cpuManagerPolicyOptions={"distribute-cpus-across-numa": "true"}) == [
+        (
+            f"cpuManagerPolicyOptions.distribute-cpus-across-numa: {STATIC}CPU Manager Policy Beta-level Options not enabled, "
+            'but option "distribute-cpus-across-numa" provided'
+        )
+    ]
