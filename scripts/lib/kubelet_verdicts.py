@@ -7,7 +7,8 @@ topology, at most two at a time. The verdicts go to tests/oracle/data/kubelet_ve
 digest of what the kubelet read: only cases whose digest changed are run again, so adding cases is cheap. A case
 marked `oracle: undecidable: ...` is not run and keeps its reason. When the kubelet panics (a locked feature gate),
 the panic text is read from its log. A run that could not be decided (HARNESS-ERROR) records nothing for that case
-and makes the command fail.
+and makes the command fail. What the kubelet takes from this machine (its CPUs, its memory) is recorded beside the
+verdicts, so the engine can be given the same topology; on another machine everything is recorded again.
 Usage: python3 kubelet_verdicts.py [--random N] [--seed S] [--jobs 1|2] [--force] [ID...]   (scripts/record-kubelet-verdicts)
 """
 
@@ -103,6 +104,16 @@ def run_case(script: str, case: Case, runner=subprocess.run) -> Verdict:
         return parse_output((proc.stdout + proc.stderr).replace(config_path, CONFIG_NAME), log_text)
 
 
+def machine_facts(sys_root: str = "/") -> dict:
+    """What kubelet-check takes from this machine rather than from the case: its CPU ids (dealt out to the fake NUMA
+    nodes) and its memory capacity in bytes (MemTotal, which eviction percentages and Node Allocatable read)."""
+    cpu_dir = os.path.join(sys_root, "sys", "devices", "system", "cpu")
+    cpus = sorted(int(name[3:]) for name in os.listdir(cpu_dir) if re.match(r"^cpu[0-9]+$", name))
+    with open(os.path.join(sys_root, "proc", "meminfo"), encoding="utf-8") as handle:
+        total_kib = next(int(line.split()[1]) for line in handle if line.startswith("MemTotal:"))
+    return {"cpus": cpus, "memory_capacity": total_kib * 1024}
+
+
 def read_verdicts(path: str = VERDICTS_FILE) -> dict:
     if not os.path.exists(path):
         return {"random": {"seed": DEFAULT_SEED, "count": DEFAULT_RANDOM}, "verdicts": {}}
@@ -150,7 +161,7 @@ def record(data: dict, cases: list[Case], script: str, jobs: int = MAX_JOBS, run
     return problems
 
 
-def main(argv: list[str] | None = None, cases_dir: str = CASES_DIR, path: str = VERDICTS_FILE, runner=subprocess.run, environ=os.environ) -> int:
+def main(argv: list[str] | None = None, cases_dir: str = CASES_DIR, path: str = VERDICTS_FILE, runner=subprocess.run, environ=os.environ, sys_root="/") -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--random", type=int, help="how many random configurations (default: as recorded, else %d)" % DEFAULT_RANDOM)
     parser.add_argument("--seed", type=int, help="their seed (default: as recorded, else %d)" % DEFAULT_SEED)
@@ -170,6 +181,11 @@ def main(argv: list[str] | None = None, cases_dir: str = CASES_DIR, path: str = 
         print("no such case: %s" % ", ".join(unknown), file=sys.stderr)
         return 2
     data["verdicts"] = {case_id: entry for case_id, entry in data["verdicts"].items() if case_id in ids}
+    machine = machine_facts(sys_root)
+    if data.get("machine") != machine:
+        # The verdicts were made on another machine (other CPUs or memory): they all have to be made here again.
+        print(f"this machine ({machine}) is not the recorded one ({data.get('machine')}): recording everything", flush=True)
+        data["machine"], data["verdicts"] = machine, {}
     todo = [case for case in stale(cases, data["verdicts"], args.force) if not args.ids or case.id in args.ids]
     script = oracle_script(environ)
     if any(not case.undecidable for case in todo) and not os.access(script, os.X_OK):

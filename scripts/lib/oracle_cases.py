@@ -46,6 +46,7 @@ EXPECTATIONS = ("refused", "accepted")
 UNDECIDABLE = "undecidable: "
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _NUMA_SPEC = re.compile(r"^([1-9][0-9]*)x([1-9][0-9]*)(Ki|Mi|Gi)$")
+_UNITS = {"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
 
 
 class CaseError(ValueError):
@@ -75,6 +76,14 @@ class Case:
     def numa_nodes(self) -> list[int]:
         """The NUMA node ids kubelet-check fakes for this case's spec."""
         return list(range(int(_NUMA_SPEC.match(self.numa).group(1))))
+
+    def numa_topology(self, cpus: list[int]) -> list[dict]:
+        """The NUMA nodes kubelet-check fakes on a machine with these CPU ids, as numa.kubelet.numa_facts reports
+        nodes: the spec's size each, the CPUs dealt out in order, ceil(CPUs / nodes) to a node (build_fake_node_tree)."""
+        match = _NUMA_SPEC.match(self.numa)
+        count, size = int(match.group(1)), int(match.group(2)) * _UNITS[match.group(3)]
+        per = max(1, -(-len(cpus) // count))
+        return [{"id": node, "memory_bytes": size, "cpus": sorted(cpus)[node * per : (node + 1) * per]} for node in range(count)]
 
     def config_text(self) -> str:
         """The main config file as written for the kubelet (YAML, keys in the baseline's order)."""
@@ -200,10 +209,9 @@ ORACLE_FORCED = frozenset(
     "shutdownGracePeriod shutdownGracePeriodCriticalPods".split()
 )
 # Fields whose verdict depends on this machine or the harness rather than on the config: runOnce changes how the
-# kubelet runs (it exits after one sync), the static pod sources and the shutdown manager need a node.
-HARNESS_DEPENDENT = frozenset(
-    {"runOnce", "staticPodURLHeader", "shutdownGracePeriodByPodPriority", "port", "tlsCipherSuites", "tlsMinVersion", "tlsCurvePreferences"}
-)
+# kubelet runs (it exits after one sync), the static pod sources and the shutdown manager need a node, and the port
+# is checked only with the server on (the harness turns it off).
+HARNESS_DEPENDENT = frozenset({"runOnce", "staticPodURLHeader", "shutdownGracePeriodByPodPriority", "port"})
 RANDOM_EXCLUDED = ORACLE_FORCED | HARNESS_DEPENDENT
 
 # Values by Go kind: (valid, boundary or invalid). Wrong JSON types are refused when the file is decoded.
@@ -251,7 +259,9 @@ _FIELD_POOLS: dict[str, tuple[list, list]] = {
         [{"full-pcpus-only": "yes"}, {"align-by-socket": "true"}, {"no-such-option": "true"}],
     ),
     "cpuManagerReconcilePeriod": (["10s", "1s"], ["0s", "10"]),
-    "memoryManagerPolicy": (["Static"], ["static", "None"]),
+    # Not "None": the baseline's reservedMemory under policy None is refused by the collection on purpose (the kubelet
+    # ignores it; plugins/plugin_utils/_validation.py lists the checks the kubelet lacks).
+    "memoryManagerPolicy": (["Static"], ["static", "none"]),
     "topologyManagerPolicy": (["single-numa-node", "restricted", "best-effort", "none"], ["Restricted", "numa"]),
     "topologyManagerScope": (["container", "pod"], ["node"]),
     "topologyManagerPolicyOptions": (
@@ -310,6 +320,9 @@ _FIELD_POOLS: dict[str, tuple[list, list]] = {
     ),
     "tracing": ([{"samplingRatePerMillion": 0}], [{"samplingRatePerMillion": -1}, {"endpoint": "not a url"}]),
     "userNamespaces": ([{"idsPerPod": 65536}], [{"idsPerPod": 1}]),
+    "tlsCipherSuites": ([["TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"], []], [["TLS_FOO"], ["tls_aes_128_gcm_sha256"]]),
+    "tlsMinVersion": (["VersionTLS12", "VersionTLS13"], ["VersionTLS14", "tls1.2"]),
+    "tlsCurvePreferences": ([[23, 29]], [[0], [1], [23, 23]]),
     "reservedMemory": (
         [[{"numaNode": 0, "limits": {"memory": "1636Mi"}}], [{"numaNode": 0, "limits": {"memory": "818Mi"}}, {"numaNode": 1, "limits": {"memory": "818Mi"}}]],
         [[{"numaNode": 0, "limits": {"memory": "818Mi"}}], [{"numaNode": 5, "limits": {"memory": "1636Mi"}}], [{"numaNode": 0, "limits": {"cpu": "1"}}]],
@@ -356,18 +369,20 @@ def random_cases(seed: int, count: int, baseline: dict, field_types: dict[str, s
 
 
 # ------------------------------------------------------------------------------------------ the matching rule
-# The kubelet wraps its reason in the names of the steps that failed: before it `failed to run Kubelet: `, `failed to
-# create kubelet: `, `failed to validate kubelet configuration, error: `, `failed to load kubelet config file, path:
-# P, error: failed to load Kubelet config file P, error failed to decode: ` (a file it cannot decode), `initialize
-# logging: `, `new static policy error: ` (the CPU manager's constructor), `panic: failed to merge global and
-# in-flight KubeletConfiguration while setting defaults, error: ` (a feature gate it cannot set), and after it
-# `, path: &TypeMeta{...}`. validation.go joins several reasons as `[a, b]` (utilerrors.NewAggregate), each reason
-# starting `invalid <what>: ` (`invalid configuration: `, `invalid taint: `) or `<field path>: Invalid value: ` (a
-# field.Error). The reasons, without those wrappers and without the `invalid configuration: ` prefix (which the
-# kubelet puts on every validation.go reason), are the kubelet's own words (but for the machine's capacity, below).
+# The kubelet wraps its reason in the names of the steps that failed: before it `failed to run Kubelet: `,
+# `failed to create kubelet: `, `failed to construct kubelet dependencies: `, `failed to validate kubelet
+# configuration, error: `, `failed to load kubelet config file, path: P, error: failed to load Kubelet config file P,
+# error failed to decode: ` (a file it cannot decode), `initialize logging: `, `new static policy error: ` (the CPU
+# manager's constructor), `panic: failed to merge global and in-flight KubeletConfiguration while setting defaults,
+# error: ` (a feature gate it cannot set), and after it `, path: &TypeMeta{...}`. validation.go joins several reasons
+# as `[a, b]` (utilerrors.NewAggregate), each reason starting `invalid <what>: ` (`invalid configuration: `, `invalid
+# taint: `) or `<field path>: Invalid value: ` (a field.Error). The reasons, without those wrappers and without the
+# `invalid configuration: ` prefix (which the kubelet puts on every validation.go reason), are the kubelet's own
+# words (but for the machine's capacity, below).
 _WRAPPERS = (
     re.compile(r"^failed to run Kubelet: "),
     re.compile(r"^failed to create kubelet: "),
+    re.compile(r"^failed to construct kubelet dependencies: "),
     re.compile(r"^failed to validate kubelet configuration, error: "),
     re.compile(r"^failed to load kubelet config file, path: [^,]*, error: failed to load Kubelet config file [^,]*, error failed to decode: "),
     re.compile(r"^initialize logging: "),
@@ -377,8 +392,8 @@ _WRAPPERS = (
 )
 _TYPEMETA = re.compile(r", path: &TypeMeta\{[^}]*\}$")
 # One reason holds a fact of the machine, not of the config: validateNodeAllocatable's `but capacity of {{<bytes> 0}
-# {<nil>}  BinarySI}. Expected capacity >= reservation.` (the disk's size here); its words up to the capacity count.
-_HOST_CAPACITY = re.compile(r"(but capacity of )\{\{\d+ 0\} \{<nil>\}\s+\w+\}\. Expected capacity >= reservation\.$")
+# {<nil>}  BinarySI}. Expected capacity >= reservation.` (the disk's size or CPUs here); its words up to the capacity count.
+_HOST_CAPACITY = re.compile(r"(but capacity of )\{\{-?\d+ -?\d+\} \{<nil>\}\s+\w+\}\. Expected capacity >= reservation\.$")
 _FIELD_ERRORS = "Invalid value|Required value|Unsupported value|Forbidden|Too long|Too many|Duplicate value|Not found|Internal error"
 _AGGREGATE_SEPARATOR = re.compile(rf", (?=invalid [A-Za-z]+: |[A-Za-z][\w.\[\]-]*: (?:{_FIELD_ERRORS}))")
 _INVALID = "invalid configuration: "

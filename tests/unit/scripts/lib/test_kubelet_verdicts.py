@@ -94,6 +94,28 @@ def test_kubelet_check_is_found_as_the_oracle_stage_finds_it(tmp_path):
     assert kubelet_verdicts.oracle_script({}, str(repo)) == str(tmp_path / "shared" / "oracle" / "kubelet-check")
 
 
+def test_the_machines_cpus_and_memory_are_read_as_kubelet_check_reads_them(tmp_path):
+    for name in ("cpu0", "cpu1", "cpu10", "cpufreq", "cpuidle", "online"):
+        (tmp_path / "sys" / "devices" / "system" / "cpu" / name).mkdir(parents=True)
+    (tmp_path / "proc").mkdir()
+    (tmp_path / "proc" / "meminfo").write_text("MemTotal:       24684096 kB\nMemFree:        1000 kB\n", encoding="utf-8")
+    assert kubelet_verdicts.machine_facts(str(tmp_path)) == {"cpus": [0, 1, 10], "memory_capacity": 24684096 * 1024}
+
+
+def test_verdicts_made_on_another_machine_are_all_made_again(tmp_path):
+    cases_dir = _corpus(tmp_path, [_item("p", {}, "accepted")])
+    path = str(tmp_path / "verdicts.json")
+    environ = {"NUMA_KUBELET_ORACLE": "/bin/true"}
+    assert kubelet_verdicts.main(["--random", "0"], cases_dir, path, FakeKubeletCheck(), environ) == 0
+    data = json.loads(open(path, encoding="utf-8").read())
+    assert data["machine"] == kubelet_verdicts.machine_facts()
+    data["machine"]["cpus"] = [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    kubelet_verdicts.write_verdicts(data, path)
+    fake = FakeKubeletCheck()
+    assert kubelet_verdicts.main([], cases_dir, path, fake, environ) == 0
+    assert len(fake.runs) == 1 and json.loads(open(path, encoding="utf-8").read())["machine"] == kubelet_verdicts.machine_facts()
+
+
 def test_the_command_line_names_the_version_only_when_it_is_not_the_default_and_passes_flags_after_a_double_dash(tmp_path):
     (default, older) = oracle_cases.load_cases(
         _corpus(tmp_path, [_item("a", {}, "accepted"), _item("b", {}, "accepted", kubelet_version="1.31", numa="4x8Gi", flags=["--max-pods=10"])])

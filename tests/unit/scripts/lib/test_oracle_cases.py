@@ -61,6 +61,14 @@ def test_a_case_is_the_baseline_with_its_merge_patch(tmp_path):
     assert (case.numa, case.kubelet_version, case.flags, case.undecidable) == ("2x16Gi", "1.36", (), None)
 
 
+def test_the_engine_gets_the_numa_nodes_kubelet_check_fakes_from_the_machines_cpus(tmp_path):
+    two, ten = oracle_cases.load_cases(_cases_dir(tmp_path, {"a.yml": [_case(), _case(id="ten", numa="10x2Gi")]}))
+    assert two.numa_topology([0, 1]) == [{"id": 0, "memory_bytes": 16 << 30, "cpus": [0]}, {"id": 1, "memory_bytes": 16 << 30, "cpus": [1]}]
+    assert [node["cpus"] for node in two.numa_topology([0, 1, 2])] == [[0, 1], [2]]  # ceil(3 / 2) CPUs a node, in order
+    assert [node["cpus"] for node in ten.numa_topology([1, 0])] == [[0], [1]] + [[]] * 8
+    assert {node["memory_bytes"] for node in ten.numa_topology([0])} == {2 << 30}
+
+
 def test_every_schema_problem_is_reported_at_once(tmp_path):
     directory = _cases_dir(
         tmp_path,
