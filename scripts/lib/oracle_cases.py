@@ -374,9 +374,10 @@ def random_cases(seed: int, count: int, baseline: dict, field_types: dict[str, s
 # configuration, error: `, `failed to load kubelet config file, path: P, error: failed to load Kubelet config file P,
 # error failed to decode: ` (a file it cannot decode), `initialize logging: `, `new static policy error: ` (the CPU
 # manager's constructor), `panic: failed to merge global and in-flight KubeletConfiguration while setting defaults,
-# error: ` (a feature gate it cannot set), and after it `, path: &TypeMeta{...}`. validation.go joins several reasons
-# as `[a, b]` (utilerrors.NewAggregate), each reason starting `invalid <what>: ` (`invalid configuration: `, `invalid
-# taint: `) or `<field path>: Invalid value: ` (a field.Error). The reasons, without those wrappers and without the
+# error: ` or `failed to set feature gates from initial flags-based config: ` (a feature gate it cannot set), and
+# after it `, path: &TypeMeta{...}`. validation.go and the feature gates join several reasons as `[a, b]`
+# (utilerrors.NewAggregate), each reason starting `invalid <what>: ` (`invalid configuration: `, `invalid taint: `),
+# `<field path>: Invalid value: ` (a field.Error) or `<Gate> is enabled, but depends on `. The reasons, without those wrappers and without the
 # `invalid configuration: ` prefix (which the kubelet puts on every validation.go reason), are the kubelet's own
 # words (but for the machine's capacity, below).
 _WRAPPERS = (
@@ -389,13 +390,14 @@ _WRAPPERS = (
     re.compile(r"^new [a-z]+ policy error: "),
     re.compile(r"^panic: "),
     re.compile(r"^failed to merge global and in-flight KubeletConfiguration while setting defaults, error: "),
+    re.compile(r"^failed to set feature gates from initial flags-based config: "),
 )
 _TYPEMETA = re.compile(r", path: &TypeMeta\{[^}]*\}$")
 # One reason holds a fact of the machine, not of the config: validateNodeAllocatable's `but capacity of {{<bytes> 0}
 # {<nil>}  BinarySI}. Expected capacity >= reservation.` (the disk's size or CPUs here); its words up to the capacity count.
 _HOST_CAPACITY = re.compile(r"(but capacity of )\{\{-?\d+ -?\d+\} \{<nil>\}\s+\w+\}\. Expected capacity >= reservation\.$")
 _FIELD_ERRORS = "Invalid value|Required value|Unsupported value|Forbidden|Too long|Too many|Duplicate value|Not found|Internal error"
-_AGGREGATE_SEPARATOR = re.compile(rf", (?=invalid [A-Za-z]+: |[A-Za-z][\w.\[\]-]*: (?:{_FIELD_ERRORS}))")
+_AGGREGATE_SEPARATOR = re.compile(rf", (?=invalid [A-Za-z]+: |[A-Za-z][\w.\[\]-]*: (?:{_FIELD_ERRORS})|[A-Z][A-Za-z0-9]+ is enabled, but depends on )")
 _INVALID = "invalid configuration: "
 
 

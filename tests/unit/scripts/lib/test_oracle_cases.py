@@ -228,6 +228,17 @@ def test_every_field_the_collection_knows_is_drawn_or_named_as_undecidable_by_th
             ],
         ),
         (
+            (
+                "panic: failed to merge global and in-flight KubeletConfiguration while setting defaults, error: [GateA is enabled, but depends on "
+                "features that are disabled: [GateC], GateB is enabled, but depends on features that are disabled: [C, D]]"
+            ),
+            ["GateA is enabled, but depends on features that are disabled: [GateC]", "GateB is enabled, but depends on features that are disabled: [C, D]"],
+        ),
+        (
+            "failed to set feature gates from initial flags-based config: cannot set feature gate CPUManager to false, feature is locked to true",
+            ["cannot set feature gate CPUManager to false, feature is locked to true"],
+        ),
+        (
             "the reserved memory configuration references a NUMA node 1 that does not exist on this machine",
             ["the reserved memory configuration references a NUMA node 1 that does not exist on this machine"],
         ),
