@@ -306,7 +306,8 @@ _FIELD_POOLS: dict[str, tuple[list, list]] = {
     "healthzBindAddress": (["127.0.0.1"], []),
     "imagePullCredentialsVerificationPolicy": (["NeverVerify", "AlwaysVerify"], ["bogus"]),
     "preloadedImagesVerificationAllowlist": ([[]], [["docker.io/*"], ["x/*/y"]]),
-    "logging": ([{"format": "text"}, {"verbosity": 4}], [{"format": "xml"}, {"verbosity": -1}]),
+    # Not logging.verbosity: kubelet-check passes --v, which replaces it.
+    "logging": ([{"format": "text"}, {"format": "json"}], [{"format": "xml"}, {"flushFrequency": "-1s"}]),
     "enableSystemLogQuery": ([False], [True]),
     "crashLoopBackOff": (
         [{"maxContainerRestartPeriod": "300s"}, {"maxContainerRestartPeriod": "1s"}],
