@@ -14,9 +14,11 @@ marker), past the 2 s settle.
 from __future__ import annotations
 
 import json
+import os
 import time
 
-from conftest import INTENT
+from conftest import INTENT, REPO
+from podman_hosts import run
 from test_faults import CHANGED, DROPIN, assert_ok
 
 HEALED = "/var/lib/numa-kubelet/kubelet.service.healed.json"
@@ -73,6 +75,21 @@ def assert_the_next_run_reports_it(node):
     assert "the node restored %s" % DROPIN in out and "Failed to start ContainerManager" in out, out[-3000:]
 
 
+def assert_verify_and_the_rollout_report_it(node):
+    """numa.kubelet.verify (the node matches INTENT again: it passes) and a node-local rollout (converged: nothing
+    restarts) each print the heal with the host's lines."""
+    starts = len(node.starts())
+    for playbook in ("verify.yml", "rollout.yml"):
+        argv = node.playbook_argv(
+            os.path.join(REPO, "playbooks", playbook), **dict(HEAL, kubelet_numa_config=INTENT, kubelet_numa_rollout_node_local=True)
+        )
+        done = run(argv, check=False, cwd=REPO, env=node.playbook_env())
+        assert_ok(done)
+        out = " ".join((done.stdout + done.stderr).split())
+        assert "the node restored %s" % DROPIN in out, (playbook, out[-3000:])
+    assert len(node.starts()) == starts
+
+
 def test_a_change_that_fails_after_the_settle_is_undone_by_the_node(node_factory):
     node = healthy_node(node_factory)
     node.sh("touch %s" % LATE_EXIT)
@@ -92,6 +109,7 @@ def test_a_change_that_fails_after_the_settle_is_undone_by_the_node(node_factory
     assert_runs_the_good_config(node)
     assert node.checkpoint()["policyName"] == "Static"
     assert_the_next_run_reports_it(node)
+    assert_verify_and_the_rollout_report_it(node)
 
 
 def test_a_restart_by_anyone_after_the_role_finished_is_healed_too(node_factory):
