@@ -80,9 +80,7 @@ def assert_verify_and_the_rollout_report_it(node):
     restarts) each print the heal with the host's lines."""
     starts = len(node.starts())
     for playbook in ("verify.yml", "rollout.yml"):
-        argv = node.playbook_argv(
-            os.path.join(REPO, "playbooks", playbook), **dict(HEAL, kubelet_numa_config=INTENT, kubelet_numa_rollout_node_local=True)
-        )
+        argv = node.playbook_argv(os.path.join(REPO, "playbooks", playbook), **dict(HEAL, kubelet_numa_config=INTENT, kubelet_numa_rollout_node_local=True))
         done = run(argv, check=False, cwd=REPO, env=node.playbook_env())
         assert_ok(done)
         out = " ".join((done.stdout + done.stderr).split())
