@@ -11,6 +11,11 @@ version_added: 0.1.0
 description:
   - Returns the config unchanged when the kubelet would accept it as its main config file; otherwise fails with
     every problem at once, each naming the field and quoting the kubelet's own error text where it has one.
+  - Judges the config the kubelet would hold for this file, as the kubelet does - after its v1beta1 defaults and its
+    default C(evictionHard) (see M(numa.kubelet.effective_kubelet_config)) - so a rule that depends on a default
+    (the image GC thresholds, C(enforceNodeAllocatable) C([pods]) with C(cgroupsPerQOS), the C(serializeImagePulls)
+    derived from C(maxParallelImagePulls)) decides on the value the kubelet uses. A value set explicitly is kept as written, even an empty
+    one such as C(enforceNodeAllocatable) set to C([]).
   - The kubelet's checks (reservedMemory limit types, zero and duplicate limits, int64 conversion, NUMA ids that
     exist, the exact sum per memory type, a non-zero reservation under C(Static), policy names in their exact case,
     a CPU reservation for the static CPU manager) and the ones it lacks (a node's reservation must fit in that node's
@@ -28,6 +33,14 @@ options:
       - Enables the checks that NUMA ids exist and that each node's reservation fits in its memory.
     type: list
     elements: raw
+  kubelet_version:
+    description:
+      - The version of the kubelet that reads the config, as a quoted string (C("1.33"), C("v1.32.5+rke2r1")).
+      - Chooses the rules that differ between versions (which CPU and topology manager policy options exist and at
+        which maturity, the feature gates). The rules are exact for C("1.31"), C("1.33") and C("1.36"); another
+        version is judged by the nearest older of these, with a warning that says so.
+      - Omitted, the config is judged as the kubelet v1.36 judges it.
+    type: str
 """
 
 EXAMPLES = r"""
@@ -40,6 +53,14 @@ EXAMPLES = r"""
          | ansible.builtin.to_nice_yaml(indent=2) }}
     dest: /var/lib/kubelet/config.yaml
     mode: "0644"
+
+- name: Check a config for the kubelet of an RKE2 1.33 node (its CPU manager options as that kubelet knows them)
+  ansible.builtin.debug:
+    msg: "{{ (config | numa.kubelet.validate_kubelet_config(kubelet_version=rke2_version)).cpuManagerPolicyOptions }}"
+  vars:
+    rke2_version: v1.33.1+rke2r1
+    config: {cpuManagerPolicy: static, kubeReserved: {cpu: 500m}, cpuManagerPolicyOptions: {full-pcpus-only: "true"}}
+  # {"full-pcpus-only": "true"}
 """
 
 RETURN = r"""
@@ -52,12 +73,12 @@ from ansible.errors import AnsibleFilterError
 from ansible.utils.display import Display
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import plain_data
-from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
+from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_main_config_file
 
 
-def validate_kubelet_config(kubelet_config, numa_nodes=None, memory_capacity=None):
-    """kubelet_config itself when the kubelet would accept it."""
-    report = check_kubelet_config(plain_data(kubelet_config), plain_data(numa_nodes), plain_data(memory_capacity))
+def validate_kubelet_config(kubelet_config, numa_nodes=None, memory_capacity=None, kubelet_version=None):
+    """kubelet_config itself when the kubelet would accept it as its main config file."""
+    report = check_main_config_file(plain_data(kubelet_config), plain_data(numa_nodes), plain_data(memory_capacity), plain_data(kubelet_version))
     for warning in report.warnings:
         Display().warning("validate_kubelet_config: %s" % warning)
     if report.errors:

@@ -172,7 +172,7 @@ def _finish(layout, node_directories, files, intent, split, nodes, capacity, roo
         raise PlanError(problems)
     _overrides_of_ours(layers, set(settings), problems)
     effective = layers.effective()
-    report = check_kubelet_config(effective, nodes, capacity)
+    report = check_kubelet_config(effective, nodes, capacity, layout.kubelet_version)
     problems.extend(report.errors)
     if problems:
         raise PlanError(problems)

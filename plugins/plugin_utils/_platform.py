@@ -47,6 +47,8 @@ class Layout:
     hand_over(settings, before, effective, capacity) -> (outputs, restart_held, warnings): when another tool writes and
       starts what carries our settings (lablabs.rke2), its inputs; restart_held when the unit must not be restarted yet.
     report_for(settings, outputs) -> the entries added to the platform's report once the plan holds.
+    kubelet_version: the version of the kubelet the platform runs ("1.32"), whose rules judge the config; None when the
+      platform does not tell it (the kubelet the project checks against, 1.36).
     """
 
     unit: str
@@ -60,3 +62,4 @@ class Layout:
     report: Optional[dict] = None
     hand_over: Optional[Callable[[dict, dict, dict, int], tuple]] = None
     report_for: Optional[Callable[[dict, Optional[dict]], dict]] = None
+    kubelet_version: Optional[str] = None

@@ -91,6 +91,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         report_key="k3s",
         report={"version": version, "role": role, "form": "dropin" if agent.uses_dropins else "config.yaml.d"},
         report_for=report_for,
+        kubelet_version=f"1.{minor}",
     )
 
 

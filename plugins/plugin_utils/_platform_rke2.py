@@ -143,6 +143,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         report={"version": version, "role": role, "form": form},
         hand_over=None if lablabs is None else hand_over,
         report_for=report_for,
+        kubelet_version=f"1.{minor}",
     )
 
 

@@ -38,6 +38,7 @@ from ._config import (
 )
 from ._eviction_thresholds import eviction_problems
 from ._feature_gates import feature_gate_problems, feature_gate_warnings
+from ._kubelet_defaults import apply_defaults
 from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, field_type_problems
 from ._logging_config import logging_problems
 from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
@@ -255,6 +256,22 @@ def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
         f"{', '.join(KUBELET_VERSIONS)}); a policy option or feature gate that differs in 1.{minor} is judged as {version} judges it"
     )
     return version, [warning]
+
+
+def check_main_config_file(config, numa_nodes=None, memory_capacity=None, kubelet_version=None) -> Report:
+    """check_kubelet_config on what the kubelet holds when config is its main --config file: its defaults applied
+    (_kubelet_defaults.apply_defaults), as the kubelet validates. Fields that do not decode are judged as written, since
+    the defaults need them decoded; the kubelet refuses such a file before it validates anything else.
+    """
+    if not isinstance(config, dict) or field_type_problems(config):
+        return check_kubelet_config(config, numa_nodes, memory_capacity, kubelet_version)
+    try:
+        effective = apply_defaults(config)
+    except KubeletConfigError as exc:
+        report = check_kubelet_config(config, numa_nodes, memory_capacity, kubelet_version)
+        report.errors = list(dict.fromkeys(exc.problems + report.errors))
+        return report
+    return check_kubelet_config(effective, numa_nodes, memory_capacity, kubelet_version)
 
 
 def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_version=None):

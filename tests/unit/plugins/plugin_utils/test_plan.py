@@ -127,6 +127,18 @@ def test_rke2_eviction_term_and_form_by_version(version, expected, path):
         assert "reserved-memory=0:memory=1Gi;1:memory=1Gi" in result["rke2"]["kubelet_args"]
 
 
+@pytest.mark.parametrize(
+    ("platform", "version", "judged_as"),
+    [("rke2", "v1.33.1+rke2r1", None), ("rke2", "v1.32.5+rke2r1", "1.31"), ("k3s", "v1.31.9+k3s1", None), ("k3s", "v1.35.0+k3s1", "1.33")],
+)
+def test_the_platforms_kubelet_version_chooses_the_rules(platform, version, judged_as):
+    result = plan(platform, {}, **{f"kubelet_numa_{platform}_version": version, f"kubelet_numa_{platform}_role": "agent"})
+    version_warnings = [warning for warning in result["warnings"] if warning.startswith("kubelet_version: ")]
+    minor = version.split(".")[1]
+    expected = [] if judged_as is None else [f"kubelet_version: 1.{minor} is checked with the rules of kubelet {judged_as}"]
+    assert [warning.split(" (")[0] for warning in version_warnings] == expected
+
+
 def test_rke2_later_kubelet_arg_without_plus_is_refused():
     files = {"/etc/rancher/rke2/config.yaml": "token: x\n", "/etc/rancher/rke2/config.yaml.d/90-site.yaml": "kubelet-arg: [max-pods=58]\n"}
     with pytest.raises(PlanError) as raised:
