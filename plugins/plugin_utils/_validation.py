@@ -45,6 +45,7 @@ from ._manager_options import cpu_manager_problems, manager_option_warnings, top
 from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
 from ._startup_parsing import qos_reserved_problems, tls_problems
+from ._taints import register_with_taints_problems
 
 _INT32_MAX = 2**31 - 1
 
@@ -303,6 +304,7 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     report.errors.extend(qos_reserved_problems(config))
     report.errors.extend(tls_problems(config, kubelet_version))
     report.errors.extend(logging_problems(config, kubelet_version))
+    report.errors.extend(register_with_taints_problems(config))
     entries = _collect(report, _parse_reserved_memory, config)
     _collect(report, _check_memory_manager, config, report, entries, nodes, memory_capacity)
     report.errors.extend(cpu_manager_problems(config, nodes, kubelet_version))
