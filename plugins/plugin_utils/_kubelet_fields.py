@@ -161,39 +161,6 @@ FIELD_TYPES: dict[str, str] = {
 
 KUBELET_CONFIGURATION_FIELDS: frozenset[str] = frozenset(FIELD_TYPES)
 
-# Lower bounds the kubelet's own validation puts on integer fields, with its message (the field's value replaces %s).
-# kubernetes/kubernetes pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration at commit
-# 0ea83df1135d2477e564f66f5a78d82a7b8633df:
-# https://github.com/kubernetes/kubernetes/blob/0ea83df1135d2477e564f66f5a78d82a7b8633df/pkg/kubelet/apis/config/validation/validation.go
-_INT32_MAX = 2**31 - 1
-FIELD_RANGES: dict[str, tuple[int, int, str]] = {
-    "maxPods": (0, _INT32_MAX, "invalid configuration: maxPods (--max-pods) %s must not be a negative number"),
-    "podsPerCore": (0, _INT32_MAX, "invalid configuration: podsPerCore (--pods-per-core) %s must not be a negative number"),
-    "maxOpenFiles": (0, 2**63 - 1, "invalid configuration: maxOpenFiles (--max-open-files) %s must not be a negative number"),
-    "eventBurst": (0, _INT32_MAX, "invalid configuration: eventBurst (--event-burst) %s must not be a negative number"),
-    "eventRecordQPS": (0, _INT32_MAX, "invalid configuration: eventRecordQPS (--event-qps) %s must not be a negative number"),
-    "kubeAPIBurst": (0, _INT32_MAX, "invalid configuration: kubeAPIBurst (--kube-api-burst) %s must not be a negative number"),
-    "kubeAPIQPS": (0, _INT32_MAX, "invalid configuration: kubeAPIQPS (--kube-api-qps) %s must not be a negative number"),
-    "registryBurst": (0, _INT32_MAX, "invalid configuration: registryBurst (--registry-burst) %s must not be a negative number"),
-    "registryPullQPS": (0, _INT32_MAX, "invalid configuration: registryPullQPS (--registry-qps) %s must not be a negative number"),
-    "healthzPort": (0, 65535, "invalid configuration: healthzPort (--healthz-port) %s must be between 1 and 65535, inclusive"),
-    "port": (1, 65535, "invalid configuration: port (--port) %s must be between 1 and 65535, inclusive"),
-    "readOnlyPort": (0, 65535, "invalid configuration: readOnlyPort (--read-only-port) %s must be between 0 and 65535, inclusive"),
-    "oomScoreAdj": (-1000, 1000, "invalid configuration: oomScoreAdj (--oom-score-adj) %s must be between -1000 and 1000, inclusive"),
-    "nodeStatusMaxImages": (-1, _INT32_MAX, "invalid configuration: nodeStatusMaxImages (--node-status-max-images) %s must be -1 or greater"),
-    "nodeLeaseDurationSeconds": (1, _INT32_MAX, "invalid configuration: nodeLeaseDurationSeconds must be greater than 0"),
-    "imageGCHighThresholdPercent": (
-        0,
-        100,
-        "invalid configuration: imageGCHighThresholdPercent (--image-gc-high-threshold) %s must be between 0 and 100, inclusive",
-    ),
-    "imageGCLowThresholdPercent": (
-        0,
-        100,
-        "invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) %s must be between 0 and 100, inclusive",
-    ),
-}
-
 _INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _DURATION_UNITS = ("ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h")
 
@@ -363,8 +330,8 @@ def _problem(where, path, value, kind, field_name):
 
 
 def field_type_problems(config, where=""):
-    """Every field of config whose value the kubelet cannot decode into its KubeletConfiguration v1beta1 type, or that
-    the kubelet's validation refuses for its range; where prefixes each message (a file path or a variable name)."""
+    """Every field of config whose value the kubelet cannot decode into its KubeletConfiguration v1beta1 type; where
+    prefixes each message (a file path or a variable name). Ranges are the kubelet's validation (_kubelet_validation)."""
     problems = []
     for name, value in config.items():
         if not isinstance(name, str):
@@ -383,10 +350,6 @@ def field_type_problems(config, where=""):
         if value_problem(kind, value):
             problems.append(_problem(where, name, value, kind, name))
             continue
-        if name in FIELD_RANGES:
-            low, high, message = FIELD_RANGES[name]
-            if not low <= value <= high:
-                problems.append("%s%s: %s" % (where, name, message % value))
     return problems
 
 

@@ -8,7 +8,8 @@ The kubelet's own checks, with its own texts (it stops at the first; we report e
 - pkg/kubelet/cm/memorymanager/memory_manager.go (policy names, NUMA ids, the sum per memory type, int64);
 - pkg/kubelet/cm/memorymanager/policy_static.go (a Static policy needs some reserved memory);
 - pkg/kubelet/cm/cpumanager and topologymanager (policy names and options, CPU reservation: _manager_options.py);
-- component-base featuregate (featureGates: locked, unknown and dependent gates: _feature_gates.py).
+- component-base featuregate (featureGates: locked, unknown and dependent gates: _feature_gates.py);
+- pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration (_kubelet_validation.py).
 And the checks the kubelet lacks: a node's reservation must fit in that node's memory, reservedMemory only with the
 Static policy, hugepages refused with the reason, unknown top-level fields (which the kubelet silently ignores).
 """
@@ -40,6 +41,7 @@ from ._eviction_thresholds import eviction_problems
 from ._feature_gates import feature_gate_problems, feature_gate_warnings
 from ._kubelet_defaults import apply_defaults
 from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, field_type_problems
+from ._kubelet_validation import kubelet_validation_problems, kubelet_validation_warnings
 from ._logging_config import logging_problems
 from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
 from ._quantity import Quantity
@@ -300,6 +302,8 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     nodes = _collect(report, numa_nodes_from, numa_nodes) if numa_nodes is not None else None
     report.errors.extend(feature_gate_problems(config, kubelet_version))
     report.warnings.extend(feature_gate_warnings(config, kubelet_version))
+    report.errors.extend(kubelet_validation_problems(config, kubelet_version))
+    report.warnings.extend(kubelet_validation_warnings(config))
     report.errors.extend(eviction_problems(config))
     report.errors.extend(qos_reserved_problems(config))
     report.errors.extend(tls_problems(config, kubelet_version))

@@ -1,0 +1,618 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 numa.kubelet developers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The kubelet's ValidateKubeletConfiguration, ported rule by rule, with its texts.
+
+kubelet_validation_problems(config) runs the rules of pkg/kubelet/apis/config/validation/validation.go and
+validation_linux.go on the config as the kubelet holds it when it validates (defaulted: SetDefaults_KubeletConfiguration
+runs first, so `port: 0` is the default 10250 by then) and with the feature gates the config resolves to
+(_feature_gates). Each problem is "<field>: <the kubelet's text>". The kubelet reports them all in one message,
+"failed to validate kubelet configuration, error: [...]", and exits.
+
+Checked elsewhere, once: featureGates themselves (_feature_gates), reservedMemory (validation_reserved_memory.go,
+_validation), topologyManagerPolicy / topologyManagerScope and reservedSystemCPUs' cpuset syntax (_manager_options),
+registerWithTaints, logging and the TLS fields (their parsers). validation_linux.go depends on the host's cgroup version, which is known only on the node:
+singleProcessOOMKill false is a warning (kubelet_validation_warnings).
+
+Source: kubernetes/kubernetes pkg/kubelet/apis/config/validation/validation.go at
+001332b0422071acf4860769f18e34b5e9b7c1bc (the v1.36 rules: it has memoryReservationPolicy; its draManagerReconcilePeriod
+rule is newer than v1.36.2, whose v1beta1 has no such field, so it is left out), validation_linux.go at
+0428b0fd07fedac134c97b3c802733c02ec06adb, component-base tracing/api/v1/config.go at
+6732d913237bd282d81fe99df860938c5d60480a, component-base metrics ValidateShowHiddenMetricsVersionForKubeletBackwardCompatOnly, and
+pkg/kubelet/images/pullmanager ValidateAllowlistImagesPatterns; every rule's text confirmed on the real kubelet v1.36.2
+(tests/oracle/cases/kubelet_validation.yml).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Mapping
+
+from ._config import KubeletConfigError
+from ._feature_gates import DEFAULT_KUBELET_VERSION, kubelet_minor, resolve_feature_gates
+from ._kubelet_defaults import go_duration_string, parse_go_duration, set_defaults
+from ._manager_options import go_quote
+
+_MILLISECOND = 1_000_000
+_SECOND = 1000 * _MILLISECOND
+_DEFAULT_CFS_QUOTA_PERIOD = 100 * _MILLISECOND
+
+HAIRPIN_MODES = ("none", "hairpin-veth", "promiscuous-bridge")
+SWAP_BEHAVIORS = ("", "LimitedSwap", "NoSwap")
+IMAGE_PULL_CREDENTIALS_VERIFICATION_POLICIES = ("NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages", "AlwaysVerify")
+MEMORY_RESERVATION_POLICIES = ("None", "TieredReservation")
+# pkg/kubelet/types constants, in validation.go's order.
+ENFORCE_PODS, ENFORCE_NONE = "pods", "none"
+ENFORCE_SYSTEM, ENFORCE_SYSTEM_COMPRESSIBLE = "system-reserved", "system-reserved-compressible"
+ENFORCE_KUBE, ENFORCE_KUBE_COMPRESSIBLE = "kube-reserved", "kube-reserved-compressible"
+ENFORCEMENT_OPTIONS = (ENFORCE_PODS, ENFORCE_SYSTEM, ENFORCE_SYSTEM_COMPRESSIBLE, ENFORCE_KUBE, ENFORCE_KUBE_COMPRESSIBLE, ENFORCE_NONE)
+
+_INVALID = "invalid configuration: "
+
+
+def go_float(value: float) -> str:
+    """Go's %v of a float64 (strconv 'g', shortest): exponent form below 1e-4 or from 1e6 on ("1e+06")."""
+    if value == 0:
+        return "0"
+    mantissa, exponent = ("%r" % float(value)).lower().partition("e")[::2]
+    digits = mantissa.lstrip("-").replace(".", "")
+    point = mantissa.lstrip("-").find(".") if "." in mantissa else len(mantissa.lstrip("-"))
+    decimal_exponent = point + (int(exponent) if exponent else 0)
+    stripped = digits.lstrip("0")
+    decimal_exponent -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    sign = "-" if value < 0 else ""
+    exp = decimal_exponent - 1
+    if exp < -4 or exp >= 6:
+        tail = "." + digits[1:] if len(digits) > 1 else ""
+        return "%s%s%se%s%02d" % (sign, digits[0], tail, "-" if exp < 0 else "+", abs(exp))
+    if decimal_exponent <= 0:
+        return "%s0.%s%s" % (sign, "0" * -decimal_exponent, digits)
+    if decimal_exponent >= len(digits):
+        return sign + digits + "0" * (decimal_exponent - len(digits))
+    return "%s%s.%s" % (sign, digits[:decimal_exponent], digits[decimal_exponent:])
+
+
+def _go_struct_duration(nanoseconds: int) -> str:
+    """%v of a metav1.Duration: the struct's braces around the time.Duration ("{1.001s}", as the v1.36.2 kubelet prints it)."""
+    return "{%s}" % go_duration_string(nanoseconds)
+
+
+class _View:
+    """Typed reads of the defaulted config; a value of the wrong type reads as None (its decoding error is reported
+    by _kubelet_fields), so the rules that need it are skipped."""
+
+    def __init__(self, config: Mapping, enabled: Callable[[str], bool | None], minor: str = DEFAULT_KUBELET_VERSION):
+        self.config = config
+        self.enabled = enabled
+        self.minor = minor
+
+    def defaulted_by_v1_36(self, value: object, default: str) -> bool:
+        """For an older kubelet: a value v1.36's defaulting put there (the effective config is v1.36's), not the user."""
+        return self.minor != DEFAULT_KUBELET_VERSION and value == default
+
+    def int(self, name: str, default: int | None = 0) -> int | None:
+        value = self.config.get(name)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+            return None
+        return int(value)
+
+    def float(self, name: str) -> float | None:
+        value = self.config.get(name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return float(value)
+
+    def str(self, name: str, parent: Mapping | None = None) -> str | None:
+        value = (self.config if parent is None else parent).get(name)
+        if value is None:
+            return ""
+        return value if isinstance(value, str) else None
+
+    def bool(self, name: str, default: bool = False) -> bool | None:
+        value = self.config.get(name)
+        if value is None:
+            return default
+        return value if isinstance(value, bool) else None
+
+    def duration(self, name: str, parent: Mapping | None = None) -> int | None:
+        """Nanoseconds; 0 when absent; None when not a Go duration."""
+        value = (self.config if parent is None else parent).get(name)
+        if value is None:
+            return 0
+        if not isinstance(value, str):
+            return None
+        try:
+            return parse_go_duration(value, name)
+        except KubeletConfigError:
+            return None
+
+    def mapping(self, name: str) -> Mapping:
+        value = self.config.get(name)
+        return value if isinstance(value, Mapping) else {}
+
+    def strings(self, name: str) -> list | None:
+        value = self.config.get(name)
+        if value is None:
+            return []
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            return None
+        return value
+
+
+def _in_range(value: int | None, low: int, high: int) -> bool:
+    return value is None or low <= value <= high
+
+
+def _scalar_rules(view: _View) -> list[str]:
+    """The plain range rules, in validation.go's order."""
+    problems = []
+    lease = view.int("nodeLeaseDurationSeconds")
+    if lease is not None and lease <= 0:
+        problems.append("nodeLeaseDurationSeconds: invalid configuration: nodeLeaseDurationSeconds must be greater than 0")
+    if view.str("systemCgroups") and view.str("cgroupRoot") == "":
+        problems.append("systemCgroups: invalid configuration: systemCgroups (--system-cgroups) was specified and cgroupRoot (--cgroup-root) was not specified")
+    for name, flag in (("eventBurst", "event-burst"), ("eventRecordQPS", "event-qps")):
+        value = view.int(name)
+        if value is not None and value < 0:
+            problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
+    healthz_port = view.int("healthzPort")
+    if healthz_port and not _in_range(healthz_port, 1, 65535):
+        problems.append("healthzPort: invalid configuration: healthzPort (--healthz-port) %d must be between 1 and 65535, inclusive" % healthz_port)
+    problems.extend(_cfs_quota_period_rules(view))
+    for name, flag in (("imageGCHighThresholdPercent", "image-gc-high-threshold"), ("imageGCLowThresholdPercent", "image-gc-low-threshold")):
+        value = view.int(name)
+        if not _in_range(value, 0, 100):
+            problems.append("%s: invalid configuration: %s (--%s) %d must be between 0 and 100, inclusive" % (name, name, flag, value))
+    high, low = view.int("imageGCHighThresholdPercent"), view.int("imageGCLowThresholdPercent")
+    if high is not None and low is not None and low >= high:
+        problems.append(
+            "imageGCLowThresholdPercent: invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) %d must be less than "
+            "imageGCHighThresholdPercent (--image-gc-high-threshold) %d" % (low, high)
+        )
+    problems.extend(_image_gc_age_rules(view))
+    for name, flag in (("iptablesDropBit", "iptables-drop-bit"), ("iptablesMasqueradeBit", "iptables-masquerade-bit")):
+        value = view.int(name)
+        if not _in_range(value, 0, 31):
+            problems.append("%s: invalid configuration: %s (--%s) %d must be between 0 and 31, inclusive" % (name, name, flag, value))
+    for name, flag in (("kubeAPIBurst", "kube-api-burst"), ("kubeAPIQPS", "kube-api-qps")):
+        value = view.int(name)
+        if value is not None and value < 0:
+            problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
+    max_images = view.int("nodeStatusMaxImages")
+    if max_images is not None and max_images < -1:
+        problems.append("nodeStatusMaxImages: invalid configuration: nodeStatusMaxImages (--node-status-max-images) %d must be -1 or greater" % max_images)
+    for name, flag in (("maxOpenFiles", "max-open-files"), ("maxPods", "max-pods")):
+        value = view.int(name)
+        if value is not None and value < 0:
+            problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
+    oom_score_adj = view.int("oomScoreAdj")
+    if not _in_range(oom_score_adj, -1000, 1000):
+        problems.append("oomScoreAdj: invalid configuration: oomScoreAdj (--oom-score-adj) %d must be between -1000 and 1000, inclusive" % oom_score_adj)
+    pods_per_core = view.int("podsPerCore")
+    if pods_per_core is not None and pods_per_core < 0:
+        problems.append("podsPerCore: invalid configuration: podsPerCore (--pods-per-core) %d must not be a negative number" % pods_per_core)
+    port = view.int("port")
+    if not _in_range(port, 1, 65535):
+        problems.append("port: invalid configuration: port (--port) %d must be between 1 and 65535, inclusive" % port)
+    read_only_port = view.int("readOnlyPort")
+    if read_only_port and not _in_range(read_only_port, 1, 65535):
+        problems.append("readOnlyPort: invalid configuration: readOnlyPort (--read-only-port) %d must be between 0 and 65535, inclusive" % read_only_port)
+    for name, flag in (("registryBurst", "registry-burst"), ("registryPullQPS", "registry-qps")):
+        value = view.int(name)
+        if value is not None and value < 0:
+            problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
+    problems.extend(_image_pull_rules(view))
+    return problems
+
+
+def _cfs_quota_period_rules(view: _View) -> list[str]:
+    period = view.duration("cpuCFSQuotaPeriod")
+    gate = view.enabled("CustomCPUCFSQuotaPeriod")
+    if period is None or gate is None:
+        return []
+    shown = _go_struct_duration(period)
+    if not gate and period != _DEFAULT_CFS_QUOTA_PERIOD:
+        return ["cpuCFSQuotaPeriod: invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) %s requires feature gate CustomCPUCFSQuotaPeriod" % shown]
+    if gate and not _MILLISECOND <= period <= _SECOND:
+        return ["cpuCFSQuotaPeriod: invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) %s must be between 1ms and 1sec, inclusive" % shown]
+    return []
+
+
+def _image_gc_age_rules(view: _View) -> list[str]:
+    problems = []
+    minimum, maximum = view.duration("imageMinimumGCAge"), view.duration("imageMaximumGCAge")
+    if maximum and view.enabled("ImageMaximumGCAge") is False:
+        problems.append(
+            "imageMaximumGCAge: invalid configuration: ImageMaximumGCAge feature gate is required for Kubelet configuration option imageMaximumGCAge"
+        )
+    if minimum is not None and minimum < 0:
+        problems.append("imageMinimumGCAge: invalid configuration: imageMinimumGCAge %s must not be negative" % go_duration_string(minimum))
+    if maximum is not None and maximum < 0:
+        problems.append("imageMaximumGCAge: invalid configuration: imageMaximumGCAge %s must not be negative" % go_duration_string(maximum))
+    if maximum is not None and minimum is not None and maximum > 0 and maximum <= minimum:
+        problems.append(
+            "imageMaximumGCAge: invalid configuration: imageMaximumGCAge %s must be greater than imageMinimumGCAge %s"
+            % (go_duration_string(maximum), go_duration_string(minimum))
+        )
+    return problems
+
+
+def _image_pull_rules(view: _View) -> list[str]:
+    problems = []
+    parallel = view.int("maxParallelImagePulls", None)
+    if parallel is not None and parallel < 1:
+        problems.append("maxParallelImagePulls: invalid configuration: maxParallelImagePulls %d must be a positive number" % parallel)
+    if view.bool("serializeImagePulls") and parallel is not None and parallel > 1:
+        problems.append(
+            "maxParallelImagePulls: invalid configuration: maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls "
+            "(--serialize-image-pulls) is set to false"
+        )
+    if view.bool("serverTLSBootstrap") and view.enabled("RotateKubeletServerCertificate") is False:
+        problems.append("serverTLSBootstrap: invalid configuration: serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate")
+    if view.bool("runOnce"):
+        problems.append("runOnce: invalid configuration: runOnce (--runOnce) true, Runonce mode has been deprecated and should not be set")
+    return problems
+
+
+def _shutdown_rules(view: _View) -> list[str]:
+    problems = []
+    period, critical = view.duration("shutdownGracePeriod"), view.duration("shutdownGracePeriodCriticalPods")
+    if period is None or critical is None:
+        return []
+    by_priority = view.config.get("shutdownGracePeriodByPodPriority")
+    graceful, by_priority_gate = view.enabled("GracefulNodeShutdown"), view.enabled("GracefulNodeShutdownBasedOnPodPriority")
+    if graceful:
+        if critical > period:
+            problems.append(
+                "shutdownGracePeriodCriticalPods: invalid configuration: shutdownGracePeriodCriticalPods %s must be <= shutdownGracePeriod %s"
+                % (_go_struct_duration(critical), _go_struct_duration(period))
+            )
+        for name, value in (("shutdownGracePeriod", period), ("shutdownGracePeriodCriticalPods", critical)):
+            if value < 0 or 0 < value < _SECOND:
+                problems.append("%s: invalid configuration: %s %s must be either zero or otherwise >= 1 sec" % (name, name, _go_struct_duration(value)))
+    if (period > 0 or critical > 0) and graceful is False:
+        problems.append(
+            "shutdownGracePeriod: invalid configuration: specifying shutdownGracePeriod or shutdownGracePeriodCriticalPods requires feature gate "
+            "GracefulNodeShutdown"
+        )
+    if by_priority_gate and by_priority and (period > 0 or critical > 0):
+        problems.append(
+            "shutdownGracePeriodByPodPriority: invalid configuration: Cannot specify both shutdownGracePeriodByPodPriority and shutdownGracePeriod "
+            "at the same time"
+        )
+    if by_priority_gate is False and by_priority:
+        problems.append(
+            "shutdownGracePeriodByPodPriority: invalid configuration: Specifying shutdownGracePeriodByPodPriority requires feature gate "
+            "GracefulNodeShutdownBasedOnPodPriority"
+        )
+    return problems
+
+
+def _swap_and_back_off_rules(view: _View) -> list[str]:
+    problems = []
+    swap = view.mapping("memorySwap")
+    behavior = view.str("swapBehavior", swap)
+    node_swap = view.enabled("NodeSwap")
+    if node_swap and behavior is not None and behavior not in SWAP_BEHAVIORS:
+        problems.append(
+            'memorySwap.swapBehavior: invalid configuration: memorySwap.swapBehavior %s must be one of: "", "LimitedSwap" or "NoSwap"' % go_quote(behavior)
+        )
+    if node_swap is False and behavior:
+        problems.append("memorySwap.swapBehavior: invalid configuration: memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled")
+    back_off = view.mapping("crashLoopBackOff")
+    restart_period = back_off.get("maxContainerRestartPeriod")
+    back_off_max = view.enabled("KubeletCrashLoopBackOffMax")
+    path = "crashLoopBackOff.maxContainerRestartPeriod"
+    if back_off_max:
+        if restart_period is None:
+            problems.append(
+                "%s: invalid configuration: FeatureGate KubeletCrashLoopBackOffMax is enabled, CrashLoopBackOff.MaxContainerRestartPeriod must be set" % path
+            )
+        else:
+            nanoseconds = view.duration("maxContainerRestartPeriod", back_off)
+            # Duration.Milliseconds() truncates toward zero.
+            if nanoseconds is not None and not 1000 <= int(nanoseconds / _MILLISECOND) <= 300000:
+                problems.append(
+                    "%s: invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: %s seconds) must be set between 1s and 300s"
+                    % (path, go_float(nanoseconds / _SECOND))
+                )
+    elif back_off_max is False and restart_period is not None and not view.defaulted_by_v1_36(restart_period, "5m0s"):
+        problems.append(
+            "%s: invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set" % path
+        )
+    return problems
+
+
+def _enforce_node_allocatable_rules(view: _View) -> list[str]:
+    enforcements = view.strings("enforceNodeAllocatable")
+    if enforcements is None:
+        return []
+    problems = []
+    field = "enforceNodeAllocatable"
+    flag = "enforceNodeAllocatable (--enforce-node-allocatable)"
+    present = set(enforcements)
+    for plain, compressible in ((ENFORCE_SYSTEM, ENFORCE_SYSTEM_COMPRESSIBLE), (ENFORCE_KUBE, ENFORCE_KUBE_COMPRESSIBLE)):
+        if plain in present and compressible in present:
+            problems.append(
+                "%s: invalid configuration: both %s and %s cannot be specified together in %s" % (field, go_quote(plain), go_quote(compressible), flag)
+            )
+    seen = set()
+    for value in enforcements:
+        if value in seen:
+            problems.append("%s: invalid configuration: duplicated enforcements %s in %s" % (field, go_quote(value), flag))
+            continue
+        seen.add(value)
+        if value in (ENFORCE_SYSTEM, ENFORCE_SYSTEM_COMPRESSIBLE) and not view.str("systemReservedCgroup"):
+            problems.append(
+                "%s: invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when %s or %s included in %s"
+                % (field, go_quote(ENFORCE_SYSTEM), go_quote(ENFORCE_SYSTEM_COMPRESSIBLE), flag)
+            )
+        elif value in (ENFORCE_KUBE, ENFORCE_KUBE_COMPRESSIBLE) and not view.str("kubeReservedCgroup"):
+            problems.append(
+                "%s: invalid configuration: kubeReservedCgroup (--kube-reserved-cgroup) must be specified when %s or %s included in %s"
+                % (field, go_quote(ENFORCE_KUBE), go_quote(ENFORCE_KUBE_COMPRESSIBLE), flag)
+            )
+        elif value == ENFORCE_NONE:
+            if len(enforcements) > 1:
+                problems.append(
+                    "%s: invalid configuration: %s may not contain additional enforcements when %s is specified" % (field, flag, go_quote(ENFORCE_NONE))
+                )
+            continue
+        elif value not in ENFORCEMENT_OPTIONS:
+            problems.append(
+                "%s: invalid configuration: option %s specified for %s. Valid options are %s or %s"
+                % (field, go_quote(value), flag, ", ".join(go_quote(option) for option in ENFORCEMENT_OPTIONS[:-1]), go_quote(ENFORCE_NONE))
+            )
+            continue
+        if view.bool("cgroupsPerQOS", True) is False:
+            problems.append(
+                "cgroupsPerQOS: invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when %s contained in %s" % (go_quote(value), flag)
+            )
+    return problems
+
+
+def _hairpin_and_image_credential_rules(view: _View) -> list[str]:
+    problems = []
+    hairpin = view.str("hairpinMode")
+    if hairpin is not None and hairpin not in HAIRPIN_MODES:
+        problems.append(
+            "hairpinMode: invalid configuration: option %s specified for hairpinMode (--hairpin-mode). Valid options are %s, %s or %s"
+            % (go_quote(hairpin), *(go_quote(mode) for mode in HAIRPIN_MODES))
+        )
+    policy = view.str("imagePullCredentialsVerificationPolicy")
+    allowlist = view.strings("preloadedImagesVerificationAllowlist")
+    ensure_secret_pulled = view.enabled("KubeletEnsureSecretPulledImages")
+    if policy is None or allowlist is None or ensure_secret_pulled is None:
+        return problems
+    if ensure_secret_pulled:
+        if policy not in IMAGE_PULL_CREDENTIALS_VERIFICATION_POLICIES:
+            problems.append(
+                "imagePullCredentialsVerificationPolicy: invalid configuration: option %s specified for imagePullCredentialsVerificationPolicy. "
+                "Valid options are %s, %s, %s or %s" % (go_quote(policy), *(go_quote(name) for name in IMAGE_PULL_CREDENTIALS_VERIFICATION_POLICIES))
+            )
+        if allowlist and policy != "NeverVerifyAllowlistedImages":
+            problems.append(
+                "preloadedImagesVerificationAllowlist: invalid configuration: can't set `preloadedImagesVerificationAllowlist` if "
+                '`imagePullCredentialsVertificationPolicy` is not "NeverVerifyAllowlistedImages"'
+            )
+        else:
+            pattern_problem = next((problem for problem in map(_allowlist_pattern_problem, allowlist) if problem), None)
+            if pattern_problem:
+                problems.append(
+                    "preloadedImagesVerificationAllowlist: invalid configuration: invalid image pattern in `preloadedImagesVerificationAllowlist`: %s"
+                    % pattern_problem
+                )
+    else:
+        if policy and not view.defaulted_by_v1_36(policy, "NeverVerifyPreloadedImages"):
+            problems.append(
+                "imagePullCredentialsVerificationPolicy: invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if "
+                "KubeletEnsureSecretPulledImages feature gate is not enabled"
+            )
+        if allowlist:
+            problems.append(
+                "preloadedImagesVerificationAllowlist: invalid configuration: `preloadedImagesVerificationAllowlist` must not be set if "
+                "KubeletEnsureSecretPulledImages feature gate is not enabled"
+            )
+    return problems
+
+
+# distribution/reference's grammar, enough to tell a bare repository name from one with a tag or digest.
+_DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
+_DOMAIN = r"(?:%s(?:\.%s)*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?" % (_DOMAIN_COMPONENT, _DOMAIN_COMPONENT)
+_PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*"
+_REPOSITORY = re.compile(r"^(?:%s/)?%s(?:/%s)*$" % (_DOMAIN, _PATH_COMPONENT, _PATH_COMPONENT))
+
+
+def _allowlist_pattern_problem(pattern: str) -> str | None:
+    """pkg/kubelet/images/pullmanager getAllowlistImagePattern's error for one pattern, or None."""
+    if pattern != pattern.strip():
+        return "leading/trailing spaces are not allowed: %s" % pattern
+    wildcard = pattern.endswith("/*")
+    trimmed = pattern[:-1] if wildcard else pattern
+    if not trimmed:
+        return "the supplied pattern is too short: %s" % pattern
+    if "*" in trimmed:
+        return "not a valid wildcard pattern, only patterns ending with '/*' are allowed: %s" % pattern
+    if wildcard:
+        return "at least registry hostname is required" if len(trimmed) == 1 else None
+    name = trimmed.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    repository = name[: len(name) - len(last)] + last.split(":", 1)[0] if ":" in last else name
+    if not _REPOSITORY.match(repository):
+        return "failed to parse as an image name: invalid reference format"
+    if _normalized_name(repository) != trimmed:
+        return "neither tag nor digest is accepted in an image reference: %s" % pattern
+    return None
+
+
+def _normalized_name(repository: str) -> str:
+    """distribution/reference ParseNormalizedNamed(...).Name(): "busybox" is "docker.io/library/busybox"."""
+    first, _, rest = repository.partition("/")
+    if not rest or ("." not in first and ":" not in first and first != "localhost" and first.lower() == first):
+        first, rest = "docker.io", repository
+    if first == "index.docker.io":
+        first = "docker.io"
+    if first == "docker.io" and "/" not in rest:
+        rest = "library/" + rest
+    return "%s/%s" % (first, rest)
+
+
+def _cpu_and_memory_rules(view: _View) -> list[str]:
+    problems = []
+    if view.str("reservedSystemCPUs") and (view.str("systemReservedCgroup") or view.str("kubeReservedCgroup")):
+        problems.append(
+            "reservedSystemCPUs: invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup "
+            "(--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)"
+        )
+    memory_qos = view.enabled("MemoryQoS")
+    factor = view.float("memoryThrottlingFactor")
+    if memory_qos and view.config.get("memoryThrottlingFactor") is None:
+        problems.append("memoryThrottlingFactor: invalid configuration: memoryThrottlingFactor is required when MemoryQoS feature flag is enabled")
+    if factor is not None and not 0 < factor <= 1.0:
+        problems.append(
+            "memoryThrottlingFactor: invalid configuration: memoryThrottlingFactor %s must be greater than 0 and less than or equal to 1.0" % go_float(factor)
+        )
+    policy = view.str("memoryReservationPolicy")
+    if policy is not None and "memoryReservationPolicy" in view.config:
+        if memory_qos is False and policy == "TieredReservation":
+            problems.append(
+                "memoryReservationPolicy: invalid configuration: memoryReservationPolicy %s requires MemoryQoS feature gate to be enabled" % go_quote(policy)
+            )
+        if policy not in MEMORY_RESERVATION_POLICIES:
+            problems.append(
+                "memoryReservationPolicy: invalid configuration: option %s specified for memoryReservationPolicy. Valid options are %s or %s"
+                % (go_quote(policy), *(go_quote(name) for name in MEMORY_RESERVATION_POLICIES))
+            )
+    return problems
+
+
+def _tracing_rules(view: _View) -> list[str]:
+    tracing = view.config.get("tracing")
+    if not isinstance(tracing, Mapping):
+        return []
+    problems = []
+    rate = tracing.get("samplingRatePerMillion")
+    if isinstance(rate, int) and not isinstance(rate, bool):
+        if rate < 0:
+            problems.append("tracing.samplingRatePerMillion: Invalid value: %d: sampling rate must be positive" % rate)
+        if rate > 1_000_000:
+            problems.append("tracing.samplingRatePerMillion: Invalid value: %d: sampling rate per million must be less than or equal to one million" % rate)
+    endpoint = tracing.get("endpoint")
+    if isinstance(endpoint, str):
+        if "//" not in endpoint:
+            endpoint = "dns://" + endpoint
+        scheme = _url_scheme(endpoint)
+        if scheme not in ("dns", "unix", "unix-abstract"):
+            problems.append(
+                "tracing.endpoint: Invalid value: %s: unsupported scheme: %s.  Options are none, dns, unix, or unix-abstract.  "
+                "See https://github.com/grpc/grpc/blob/master/doc/naming.md" % (go_quote(endpoint), scheme)
+            )
+    return problems
+
+
+def _url_scheme(url: str) -> str:
+    """net/url getScheme, lower-cased as url.Parse stores it ("" when the text has no scheme)."""
+    for index, ch in enumerate(url):
+        if ch.isascii() and ch.isalpha():
+            continue
+        if index > 0 and (ch.isdigit() or ch in "+-."):
+            continue
+        return url[:index].lower() if ch == ":" and index > 0 else ""
+    return ""
+
+
+def _system_rules(view: _View, minor: str) -> list[str]:
+    problems = []
+    hidden = view.str("showHiddenMetricsForVersion")
+    if hidden:
+        major, _, minor_number = minor.partition(".")
+        previous = "%s.%d" % (major, int(minor_number) - 1)
+        if hidden != previous:
+            # component-base metrics ValidateShowHiddenMetricsVersionForKubeletBackwardCompatOnly, as v1.36.2 words it.
+            problems.append(
+                "showHiddenMetricsForVersion: invalid showHiddenMetricsForVersion: showHiddenMetricsForVersion: Invalid value: %s: "
+                "must be omitted or have the value '%s'; only the previous minor version is allowed" % (go_quote(hidden), previous)
+            )
+    if view.str("containerRuntimeEndpoint") == "":
+        problems.append("containerRuntimeEndpoint: invalid configuration: the containerRuntimeEndpoint was not specified or empty")
+    if view.bool("enableSystemLogQuery"):
+        if view.enabled("NodeLogQuery") is False:
+            problems.append("enableSystemLogQuery: invalid configuration: NodeLogQuery feature gate is required for enableSystemLogQuery")
+        if view.bool("enableSystemLogHandler", True) is False:
+            problems.append("enableSystemLogQuery: invalid configuration: enableSystemLogHandler is required for enableSystemLogQuery")
+    workers = view.int("containerLogMaxWorkers")
+    if workers is not None and workers < 1:
+        problems.append("containerLogMaxWorkers: invalid configuration: containerLogMaxWorkers must be greater than or equal to 1")
+    interval = view.duration("containerLogMonitorInterval")
+    if interval is not None and interval < 3 * _SECOND:
+        problems.append(
+            "containerLogMonitorInterval: invalid configuration: containerLogMonitorInterval must be a positive time duration greater than or equal to 3s"
+        )
+    max_files = view.int("containerLogMaxFiles")
+    if max_files is not None and max_files <= 1:
+        problems.append("containerLogMaxFiles: invalid configuration: containerLogMaxFiles must be greater than 1")
+    problems.extend(_pod_logs_dir_rules(view.str("podLogsDir")))
+    return problems
+
+
+def _pod_logs_dir_rules(path: str | None) -> list[str]:
+    if path is None:
+        return []
+    problems = []
+    if path == "":
+        problems.append("podLogsDir: invalid configuration: podLogsDir was not specified")
+    if not path.startswith("/"):
+        problems.append("podLogsDir: invalid configuration: pod logs path %s must be absolute path" % go_quote(path))
+    # utilfs.IsPathClean: filepath.Clean leaves it unchanged (Go's Clean("") is ".").
+    if (posixpath.normpath(path) if path else ".") != path or path.startswith("//"):
+        problems.append("podLogsDir: invalid configuration: pod logs path %s must be normalized" % go_quote(path))
+    if any(ord(ch) > 127 for ch in path):
+        problems.append("podLogsDir: invalid configuration: pod logs path %s mut contains ASCII characters only" % go_quote(path))
+    return problems
+
+
+def _defaulted(config: Mapping) -> dict | None:
+    """The config after SetDefaults_KubeletConfiguration (idempotent on an effective config); None when a field does not
+    even decode (that problem is reported by _kubelet_fields and the kubelet stops there)."""
+    try:
+        return set_defaults(dict(config))
+    except KubeletConfigError:
+        return None
+
+
+def kubelet_validation_problems(config: Mapping, kubelet_version: str | None = None) -> list[str]:
+    """Every problem ValidateKubeletConfiguration reports for this config, with the kubelet's texts.
+
+    The rules are v1.36.2's; for an older kubelet_version (1.33, 1.31) they run with that version's gates, and a rule
+    behind a gate that version does not know is skipped.
+    """
+    if not isinstance(config, Mapping):
+        return []
+    minor = kubelet_minor(kubelet_version) or DEFAULT_KUBELET_VERSION
+    defaulted = _defaulted(config)
+    if defaulted is None:
+        return []
+    view = _View(defaulted, resolve_feature_gates(defaulted.get("featureGates"), kubelet_version).enabled, minor)
+    problems = []
+    for rules in (_scalar_rules, _shutdown_rules, _swap_and_back_off_rules, _enforce_node_allocatable_rules):
+        problems.extend(rules(view))
+    problems.extend(_hairpin_and_image_credential_rules(view))
+    problems.extend(_cpu_and_memory_rules(view))
+    problems.extend(_system_rules(view, minor))
+    problems.extend(_tracing_rules(view))
+    return problems
+
+
+def kubelet_validation_warnings(config: Mapping) -> list[str]:
+    """validation_linux.go's rules that depend on the node's cgroup version, which the config does not tell."""
+    if isinstance(config, Mapping) and config.get("singleProcessOOMKill") is False:
+        warning = (
+            "singleProcessOOMKill: false is refused on a cgroup v1 host (invalid configuration: singleProcessOOMKill must not be "
+            "explicitly set to false when using cgroup v1); it is accepted on cgroup v2"
+        )
+        return [warning]
+    return []
