@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle_cases import CASES_DIR, DEFAULT_KUBELET_VERSION, REPO, Case, load_baseline, load_cases, random_cases
+from oracle_cases import CASES_DIR, DEFAULT_KUBELET_VERSION, REPO, Case, is_recorded, load_baseline, load_cases, random_cases
 
 VERDICTS_FILE = os.path.join(REPO, "tests", "oracle", "data", "kubelet_verdicts.json")
 ORACLE_ENV = "NUMA_KUBELET_ORACLE"
@@ -137,7 +137,7 @@ def all_cases(seed: int, count: int, cases_dir: str = CASES_DIR) -> list[Case]:
 
 def stale(cases: list[Case], verdicts: dict, force: bool = False) -> list[Case]:
     """The cases to run: never recorded, recorded for other inputs, or all of them with force."""
-    return [case for case in cases if force or verdicts.get(case.id, {}).get("digest") != case.digest()]
+    return [case for case in cases if force or not is_recorded(case, verdicts.get(case.id))]
 
 
 def record(data: dict, cases: list[Case], script: str, jobs: int = MAX_JOBS, runner=subprocess.run, path: str = VERDICTS_FILE, say=print) -> list[str]:

@@ -95,6 +95,16 @@ class Case:
         return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:32]
 
 
+def is_recorded(case: Case, entry: dict | None) -> bool:
+    """Whether a recorded verdict (kubelet_verdicts.json) is for this case as it stands: the same inputs, and not run
+    or run as the case's `oracle` says (a case that became decidable, or undecidable, is recorded again)."""
+    if not entry or entry.get("digest") != case.digest():
+        return False
+    if case.undecidable:
+        return entry.get("verdict") == "UNDECIDABLE" and entry.get("text") == case.undecidable
+    return entry.get("verdict") != "UNDECIDABLE"
+
+
 def merge_patch(target, patch):
     """RFC 7386 JSON merge patch (maps merge key by key, anything else replaces, null deletes), as the kubelet
     merges a --config-dir drop-in; kept here rather than imported so the corpus does not depend on the engine."""

@@ -121,6 +121,18 @@ def test_the_digest_follows_what_the_kubelet_reads(tmp_path):
     assert renamed.digest() == digests[0]  # the id and the rule are not what the kubelet reads
 
 
+def test_a_verdict_is_recorded_for_a_case_only_for_its_inputs_and_its_decidability(tmp_path):
+    plain, undecidable = oracle_cases.load_cases(_cases_dir(tmp_path, {"a.yml": [_case(), _case(id="u", oracle="undecidable: forced; https://x")]}))
+    ran = {"digest": plain.digest(), "verdict": "REJECTED", "text": "t"}
+    assert oracle_cases.is_recorded(plain, ran)
+    assert not oracle_cases.is_recorded(plain, None)
+    assert not oracle_cases.is_recorded(plain, dict(ran, digest="other"))
+    assert not oracle_cases.is_recorded(plain, dict(ran, verdict="UNDECIDABLE"))  # it became decidable: run it
+    assert oracle_cases.is_recorded(undecidable, {"digest": undecidable.digest(), "verdict": "UNDECIDABLE", "text": "forced; https://x"})
+    assert not oracle_cases.is_recorded(undecidable, {"digest": undecidable.digest(), "verdict": "UNDECIDABLE", "text": "old reason"})
+    assert not oracle_cases.is_recorded(undecidable, {"digest": undecidable.digest(), "verdict": "ACCEPTED", "text": "ACCEPTED"})
+
+
 # ------------------------------------------------------------------------------------------ random configurations
 def test_random_configurations_are_the_same_for_a_seed_and_differ_for_another():
     first, again, other = (oracle_cases.random_cases(seed, 40, BASELINE) for seed in (7, 7, 8))
