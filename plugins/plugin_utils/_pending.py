@@ -29,7 +29,6 @@ DROPIN_TEMPLATE = "reboot-reset.conf.j2"
 INPUTS_TEMPLATE = "manager-inputs.j2"
 # The self-heal's program (docs/rollout.md, "Self-healing"): a plain file among the templates, written as it is.
 HEAL_TEMPLATE = "numa-kubelet-heal"
-HEAL_PROGRAM_MODE = "0755"
 
 
 def systemd_dropin_dir(unit):
@@ -91,7 +90,7 @@ def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
     guard_writes = [
         {"path": guard["dropin"], "mode": GUARD_FILE_MODE, "content": render(DROPIN_TEMPLATE, {"kubelet_numa_plan": plan, "guard": guard})},
         {"path": guard["inputs"], "mode": GUARD_FILE_MODE, "content": render(INPUTS_TEMPLATE, {"digest": digests["planned"]})},
-        {"path": guard["heal"], "mode": HEAL_PROGRAM_MODE, "content": render(HEAL_TEMPLATE, {})},
+        {"path": guard["heal"], "mode": GUARD_FILE_MODE, "content": render(HEAL_TEMPLATE, {})},
     ]
     if seed_started:
         guard_writes.append(

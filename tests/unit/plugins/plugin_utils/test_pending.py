@@ -215,7 +215,7 @@ def test_the_self_heal_never_puts_back_the_guards_own_files():
     assert decided["heal_exclude"] == [GUARD["heal"], GUARD["dropin"], GUARD["started"], GUARD["marker"]]
     # The kubelet's own files and the manager inputs' digest are what a heal puts back.
     assert not {DROPIN, EXTRA_ARGS, GUARD["inputs"]} & set(decided["heal_exclude"])
-    assert next(write for write in decided["writes"] if write["path"] == GUARD["heal"])["mode"] == "0755"
+    assert next(write for write in decided["writes"] if write["path"] == GUARD["heal"])["mode"] == "0644"
 
 
 def heal_record(**fields):
