@@ -308,29 +308,21 @@ def cpu_manager_problems(config: Mapping, nodes: Sequence | None = None, kubelet
 
 
 def _reserved_cpu_problems(config: Mapping, online: set[int] | None) -> list[str]:
-    """validation.go (no reserved cgroups with it; cpuset.Parse) and server.go getReservedCPUs (a subset of the online CPUs)."""
+    """validation.go (cpuset.Parse) and server.go getReservedCPUs (a subset of the online CPUs)."""
     text = config.get("reservedSystemCPUs")
     if not isinstance(text, str) or text == "":
         return []
-    problems = []
-    cgroups = [field for field in ("systemReservedCgroup", "kubeReservedCgroup") if config.get(field)]
-    if cgroups:
-        # OpenShift's kubelets (the oracle) accept this pair; upstream refuses it. EKS nodeadm sets both cgroups.
-        problems.append(
-            "reservedSystemCPUs: invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup "
-            f'(--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup); set {" and ".join(cgroups)} to "" '
-            "(on EKS nodeadm sets systemReservedCgroup /system and kubeReservedCgroup /runtime)"
-        )
+    # With systemReservedCgroup / kubeReservedCgroup it is refused by _kubelet_validation (validation.go).
     try:
         ranges = parse_cpuset(text)
     except ValueError as exc:
-        return [*problems, f"reservedSystemCPUs: invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) {text}, error: {exc}"]
+        return [f"reservedSystemCPUs: invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) {text}, error: {exc}"]
     if online is None:
-        return problems
+        return []
     # A range longer than the online CPUs has one outside them: no need to walk it.
     if not any(last - first >= len(online) or any(cpu not in online for cpu in range(first, last + 1)) for first, last in ranges):
-        return problems
-    return [*problems, f"reservedSystemCPUs: reserved-cpus: {text} is not a subset of online-cpus: {cpuset_string(online)}"]
+        return []
+    return [f"reservedSystemCPUs: reserved-cpus: {text} is not a subset of online-cpus: {cpuset_string(online)}"]
 
 
 def _topology_availability(name: str, version: str, config: Mapping) -> str | None:

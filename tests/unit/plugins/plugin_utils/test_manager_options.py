@@ -480,23 +480,3 @@ def test_gates_resolve_as_set_from_map_does():
             'but option "distribute-cpus-across-numa" provided'
         )
     ]
-
-
-@pytest.mark.parametrize(
-    ("fields", "cgroups"),
-    [
-        ({"systemReservedCgroup": "/system.slice"}, "systemReservedCgroup"),
-        ({"kubeReservedCgroup": "/runtime"}, "kubeReservedCgroup"),
-        ({"systemReservedCgroup": "/system", "kubeReservedCgroup": "/runtime"}, "systemReservedCgroup and kubeReservedCgroup"),
-    ],
-)
-def test_reserved_cpus_refuse_reserved_cgroups_as_upstream_does(fields, cgroups):
-    assert errors(reservedSystemCPUs="0", **fields) == [
-        (
-            "reservedSystemCPUs: invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup "
-            f'(--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup); set {cgroups} to "" '
-            "(on EKS nodeadm sets systemReservedCgroup /system and kubeReservedCgroup /runtime)"
-        )
-    ]
-    assert errors(**fields) == []
-    assert errors(reservedSystemCPUs="0", systemReservedCgroup="", kubeReservedCgroup="") == []
