@@ -53,9 +53,20 @@ INTERNAL_ERROR = "numa.kubelet.render: internal error (please report it):"
 PLAN_JSON_KEYS = ("platform", "numa_nodes", "reserved_memory", "kubelet_config", "kubelet_inputs", "files", "unit", "restart", "warnings")
 
 
-def host_variables(host_vars, defaults):
+_JINJA_MARKERS = ("{{", "{%", "{#")
+
+
+def _files_with_jinja(raw_files):
+    """The paths of kubelet_numa_node_files (as written, before templating) whose text holds a Jinja marker."""
+    if not isinstance(raw_files, dict):
+        return []
+    return [str(path) for path, text in raw_files.items() if isinstance(text, str) and any(marker in text for marker in _JINJA_MARKERS)]
+
+
+def host_variables(host_vars, defaults, raw_vars=None):
     """The role's defaults overlaid with the host's kubelet_numa_* variables, as plain data; each variable whose
-    templating fails is a problem naming it (a host with such a variable is not planned)."""
+    templating fails is a problem naming it (a host with such a variable is not planned). raw_vars() -> the host's
+    variables before templating, or None: with it a node file whose text Jinja cannot read is named by its path."""
     variables, problems = dict(defaults), []
     for name in host_vars:
         if not str(name).startswith(_PREFIX):
@@ -64,8 +75,16 @@ def host_variables(host_vars, defaults):
             variables[str(name)] = plain_data(host_vars[name])
         except AnsibleError as exc:
             message = to_text(exc.message if hasattr(exc, "message") else exc).strip().splitlines()
-            hint = " (file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)" if name == "kubelet_numa_node_files" else ""
-            problems.append("%s: its value cannot be templated: %s%s" % (name, message[0] if message else type(exc).__name__, hint))
+            reason = message[0] if message else type(exc).__name__
+            paths = _files_with_jinja((raw_vars() or {}).get(name)) if name == "kubelet_numa_node_files" and raw_vars else []
+            problems.extend(
+                f"kubelet_numa_node_files[{path}]: the file's text holds {{{{, {{% or {{#, which Ansible templates as Jinja, and "
+                f"its value cannot be templated: {reason} (mark the text !unsafe)"
+                for path in paths
+            )
+            if not paths:
+                hint = " (file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)" if name == "kubelet_numa_node_files" else ""
+                problems.append("%s: its value cannot be templated: %s%s" % (name, reason, hint))
     return variables, problems
 
 
@@ -109,7 +128,8 @@ def _render_host(host, hostvars, defaults, dest, check_mode, render_template):
         return ("failed", [problem])
     if host not in hostvars:
         return ("failed", ["%s: not in the inventory" % host])
-    variables, problems = host_variables(hostvars[host], defaults)
+    raw_get = getattr(hostvars, "raw_get", None)
+    variables, problems = host_variables(hostvars[host], defaults, (lambda: raw_get(host)) if raw_get else None)
     if problems:
         return ("failed", problems)
     if not variables.get("kubelet_numa_config"):

@@ -41,8 +41,13 @@ def host_name_problem(host):
         return "inventory host name %r: is not a plain file name (. and .. name directories, not a host's own)" % host
     if "/" in host:
         return "inventory host name %r: is not a plain file name: '/' would put its files outside its own directory" % host
-    if any(ord(char) < 32 or ord(char) == 127 for char in host):
-        return "inventory host name %r: holds a control character, which cannot be a plain file name" % host
+    control = next(((position, char) for position, char in enumerate(host) if ord(char) < 32 or ord(char) == 127), None)
+    if control:
+        position, char = control
+        return (
+            f"inventory host name {host!r}: holds a control character ({char!r}, U+{ord(char):04X}, at position {position}); "
+            "the host's files go in a directory of its name, which must be a plain file name: rename the host"
+        )
     if len(host.encode("utf-8", "surrogatepass")) > _NAME_MAX:
         return "inventory host name %r...: is %d bytes long; a file name can have at most %d" % (
             host[:40],

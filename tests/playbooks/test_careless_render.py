@@ -67,10 +67,10 @@ def render(collections_root, tmp_path, hosts, render_dir, cwd=None):
 
 def failure(output, host):
     """The problems the play printed for host (its fatal line)."""
-    prefix = "fatal: [%s]: FAILED! => " % host
-    lines = [line for line in output.splitlines() if line.startswith(prefix)]
-    assert lines, "no failure for %s in:\n%s" % (host, output)
-    return json.loads(lines[0][len(prefix) :])["msg"]
+    prefix = "\nfatal: [%s]: FAILED! => " % host  # a host name may hold a newline: the line is found by its prefix
+    start = output.find(prefix)
+    assert start >= 0, "no failure for %r in:\n%s" % (host, output)
+    return json.loads(output[start + len(prefix) :].split("\n", 1)[0])["msg"]
 
 
 def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collections_root, tmp_path):
@@ -111,7 +111,11 @@ def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collectio
             ),
             "jinja-undefined": dict(GOOD, kubelet_numa_config={"memoryManagerPolicy": "Static", "kubeReserved": {"memory": "{{ no_such_variable.memory }}"}}),
             "jinja-syntax": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": "{{{: ["}),
-            "go-comment": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": "{{/* */}}"}),
+            "go-comment": dict(GOOD, kubelet_numa_node_files={"/var/lib/kubelet/config.yaml": MAIN, "/etc/default/kubelet": "{{/* */}}"}),
+            # Host names a host pattern would split (at a newline, a space, a comma) are still failed by name.
+            "new\nline": dict(GOOD),
+            "a space": dict(GOOD, kubelet_numa_config=dict(GOOD["kubelet_numa_config"], healthzPort="10248")),
+            "a,comma": dict(GOOD, kubelet_numa_config=dict(GOOD["kubelet_numa_config"], healthzPort="10248")),
             "cyrillic": dict(GOOD, kubelet_numa_config={"memoryManagerPolicy": "St\u0430tic", "kubeReserved": {"memory": "1Gi"}}),
             "int-bytes": dict(
                 GOOD,
@@ -148,9 +152,13 @@ def test_bad_hosts_fail_alone_by_name_and_nothing_outside_dest_changes(collectio
         "extra-plan": "plan.json: two of the host's outputs have this path",
         "config-dir-out": "--config-dir=/../../../x in the kubelet flags is not a path numa.kubelet can write to safely",
         "jinja-undefined": "kubelet_numa_config: its value cannot be templated: 'no_such_variable' is undefined",
-        "jinja-syntax": "kubelet_numa_node_files: its value cannot be templated: Syntax error in template: unexpected ':' "
-        "(file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)",
-        "go-comment": "kubelet_numa_node_files: its value cannot be templated",
+        "jinja-syntax": "kubelet_numa_node_files[/var/lib/kubelet/config.yaml]: the file's text holds {{, {% or {#, which Ansible templates "
+        "as Jinja, and its value cannot be templated: Syntax error in template: unexpected ':' (mark the text !unsafe)",
+        "go-comment": "kubelet_numa_node_files[/etc/default/kubelet]: the file's text holds {{",
+        "new\nline": "inventory host name 'new\\nline': holds a control character ('\\n', U+000A, at position 3); the host's files go "
+        "in a directory of its name, which must be a plain file name: rename the host",
+        "a space": "healthzPort",
+        "a,comma": "healthzPort",
         "cyrillic": "U+0430 CYRILLIC SMALL LETTER A at position 3",
     }
     for host, message in expected.items():

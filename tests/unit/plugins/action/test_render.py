@@ -17,13 +17,14 @@ import shutil
 import tempfile
 
 import yaml
+from ansible.errors import AnsibleError
 from ansible.parsing.dataloader import DataLoader
 from ansible.template import Templar, generate_ansible_template_vars, trust_as_template
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from tree_snapshot import snapshot
 
-from ansible_collections.numa.kubelet.plugins.action.render import INTERNAL_ERROR, render_hosts
+from ansible_collections.numa.kubelet.plugins.action.render import INTERNAL_ERROR, host_variables, render_hosts
 from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import MANIFEST
 
 ROLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4, "roles", "kubelet_numa")
@@ -267,3 +268,30 @@ def test_render_touches_nothing_outside_dest_and_names_every_failure(hosts, chec
                 assert os.path.isfile(full) and not os.path.islink(full), (host, path)
     finally:
         shutil.rmtree(world)
+
+
+class _Untemplatable(dict):
+    """A host's variables whose kubelet_numa_node_files fails to template, as Ansible's HostVarsVars does."""
+
+    def __getitem__(self, name):
+        if name == "kubelet_numa_node_files":
+            raise AnsibleError("Syntax error in template: unexpected ':'")
+        return dict.__getitem__(self, name)
+
+
+def test_a_node_file_that_jinja_cannot_read_is_named_by_its_path():
+    files = {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n", "/etc/default/kubelet": "ARGS={{{: [", "/x": "{% if %}"}
+    host_vars = _Untemplatable(dict(GOOD, kubelet_numa_node_files=files))
+    _variables, problems = host_variables(host_vars, DEFAULTS, lambda: {"kubelet_numa_node_files": files})
+    assert problems == [
+        f"kubelet_numa_node_files[{path}]: the file's text holds {{{{, {{% or {{#, which Ansible templates as Jinja, and its value cannot be "
+        "templated: Syntax error in template: unexpected ':' (mark the text !unsafe)"
+        for path in ("/etc/default/kubelet", "/x")
+    ]
+    # Without the variables as written (or none holding a marker), the variable is named.
+    named_by_variable = (
+        "kubelet_numa_node_files: its value cannot be templated: Syntax error in template: unexpected ':' "
+        "(file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)"
+    )
+    for raw_vars in (None, lambda: {}):
+        assert host_variables(host_vars, DEFAULTS, raw_vars)[1] == [named_by_variable]
