@@ -5,13 +5,17 @@
 
 kubernetes cmd/kubelet/app/server.go (read at 001332b0422071acf4860769f18e34b5e9b7c1bc): `run` parses qosReserved
 with pkg/kubelet/cm ParseQOSReserved (helpers.go); `InitializeTLS` parses tlsCipherSuites and tlsMinVersion with
-component-base cli/flag. The eviction maps are _eviction_thresholds', logging is _logging_config's. Each problem is
+component-base cli/flag; pkg/kubelet/kubelet.go NewMainKubelet parses containerLogMaxSize (pkg/kubelet/logs) and
+allowedUnsafeSysctls (pkg/kubelet/sysctl NewAllowlist). The eviction maps are _eviction_thresholds', logging is
+_logging_config's. Each problem is
 "<field path>: <the kubelet's text>", as the real kubelet v1.36.2 prints it (tests/oracle/cases/startup_parsing.yml).
 """
 
 from __future__ import annotations
 
 import re
+
+from ._quantity import Quantity, QuantityError
 
 # pkg/kubelet/cm helpers.go ParseQOSReserved: only memory can be reserved for the QoS tiers.
 _QOS_RESERVABLE = ("memory",)
@@ -137,4 +141,63 @@ def tls_problems(config: dict, kubelet_version: str = "1.36") -> list[str]:
     curves = config.get("tlsCurvePreferences")
     if isinstance(curves, list) and kubelet_version == "1.36":
         problems.extend(_curve_problems(curves))
+    return problems
+
+
+def container_log_max_size_problems(config: dict) -> list[str]:
+    """pkg/kubelet/logs NewContainerLogManager, from NewMainKubelet: a quantity of whole bytes (negative disables
+    rotation); `failed to initialize container log manager: failed to parse container log max size ...`."""
+    size = config.get("containerLogMaxSize")
+    if not isinstance(size, str) or not size:
+        return []  # "" is defaulted to 10Mi; another type is field_type_problems' to report
+    prefix = f"containerLogMaxSize: failed to initialize container log manager: failed to parse container log max size {go_quote(size)}: "
+    try:
+        quantity = Quantity.parse(size)
+    except QuantityError as exc:
+        return [prefix + exc.kubernetes_error]
+    if quantity.as_int64() is None:
+        return [prefix + "invalid max log size; write a whole number of bytes, e.g. 10Mi"]
+    return []
+
+
+# k8s.io/kubernetes pkg/apis/policy/validation SysctlContainSlashPatternFmt, as the kubelet prints it, and
+# SysctlMaxLength; component-helpers/node/util/sysctl namespaceOf's names and prefixes.
+SYSCTL_PATTERN_TEXT = r"([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\./])*([a-z0-9][-_a-z0-9]*)?[a-z0-9*]"
+_SYSCTL_PATTERN = re.compile("^" + SYSCTL_PATTERN_TEXT + "$")
+_SYSCTL_MAX_LENGTH = 253
+_NAMESPACED_SYSCTLS = frozenset(
+    ("kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced", "kernel.shm")
+    + ("kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg")
+)
+_NAMESPACED_PREFIXES = ("net.", "fs.mqueue.")
+
+
+def _normalized_sysctl(name: str) -> str:
+    """sysctl NormalizeName: a name whose first separator is '/' has its '/' and '.' swapped."""
+    separators = [index for index in (name.find("."), name.find("/")) if index != -1]
+    if not separators or name[min(separators)] == ".":
+        return name
+    return name.translate(str.maketrans("./", "/."))
+
+
+def allowed_unsafe_sysctls_problems(config: dict) -> list[str]:
+    """pkg/kubelet/sysctl NewAllowlist, from NewMainKubelet: each pattern's syntax, then whether the kernel
+    namespaces it (an IPC or network sysctl); the text follows `failed to create kubelet:`."""
+    patterns = config.get("allowedUnsafeSysctls")
+    if not isinstance(patterns, list):
+        return []
+    problems = []
+    for index, pattern in enumerate(patterns):
+        if not isinstance(pattern, str):
+            continue
+        path = f"allowedUnsafeSysctls[{index}]"
+        if len(pattern) > _SYSCTL_MAX_LENGTH or not _SYSCTL_PATTERN.match(pattern):
+            problems.append(f"{path}: sysctl {go_quote(pattern)} must have at most {_SYSCTL_MAX_LENGTH} characters and match regex {SYSCTL_PATTERN_TEXT}")
+            continue
+        name = _normalized_sysctl(pattern).split("*", 1)[0]
+        if name not in _NAMESPACED_SYSCTLS and not name.startswith(_NAMESPACED_PREFIXES):
+            problems.append(
+                f"{path}: the sysctls {go_quote(name)} are not known to be namespaced; "
+                "only IPC (kernel.sem, kernel.shm*, kernel.msg*, fs.mqueue.*) and net.* sysctls can be allowed"
+            )
     return problems

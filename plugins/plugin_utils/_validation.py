@@ -46,7 +46,12 @@ from ._logging_config import logging_problems
 from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
 from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
-from ._startup_parsing import qos_reserved_problems, tls_problems
+from ._startup_parsing import (
+    allowed_unsafe_sysctls_problems,
+    container_log_max_size_problems,
+    qos_reserved_problems,
+    tls_problems,
+)
 from ._taints import register_with_taints_problems
 
 _INT32_MAX = 2**31 - 1
@@ -307,6 +312,8 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     report.errors.extend(eviction_problems(config))
     report.errors.extend(qos_reserved_problems(config))
     report.errors.extend(tls_problems(config, kubelet_version))
+    report.errors.extend(container_log_max_size_problems(config))
+    report.errors.extend(allowed_unsafe_sysctls_problems(config))
     report.errors.extend(logging_problems(config, kubelet_version))
     report.errors.extend(register_with_taints_problems(config))
     entries = _collect(report, _parse_reserved_memory, config)

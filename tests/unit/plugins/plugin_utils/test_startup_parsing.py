@@ -12,6 +12,8 @@ import pytest
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._startup_parsing import (
     TLS_CIPHER_SUITES,
+    allowed_unsafe_sysctls_problems,
+    container_log_max_size_problems,
     go_quote,
     qos_reserved_problems,
     tls_problems,
@@ -102,3 +104,47 @@ def test_check_kubelet_config_reports_them_for_the_chosen_version():
     assert any(error.startswith("qosReserved.memory: --qos-reserved value failed to parse") for error in errors)
     older = check_kubelet_config(config, kubelet_version="1.33").errors
     assert not any(error.startswith("tlsCurvePreferences[0]: curve preference") for error in older)
+
+
+@pytest.mark.parametrize(
+    "size, reason",
+    [
+        ("10MB", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        ("1.5Mi", "invalid max log size"),
+        ("1500m", "invalid max log size"),
+    ],
+)
+def test_a_container_log_max_size_the_kubelet_refuses(size, reason):
+    problems = container_log_max_size_problems({"containerLogMaxSize": size})
+    assert len(problems) == 1
+    assert problems[0].startswith(f'containerLogMaxSize: failed to initialize container log manager: failed to parse container log max size "{size}": {reason}')
+
+
+@pytest.mark.parametrize("size", ["10Mi", "1.5M", "0", "-1", ""])
+def test_a_container_log_max_size_the_kubelet_accepts(size):
+    assert container_log_max_size_problems({"containerLogMaxSize": size}) == []
+
+
+@pytest.mark.parametrize("pattern", ["Bad Name", "kernel.*.foo", "net.", "a" * 254])
+def test_a_sysctl_pattern_the_kubelet_cannot_read(pattern):
+    assert allowed_unsafe_sysctls_problems({"allowedUnsafeSysctls": [pattern]}) == [
+        (
+            f'allowedUnsafeSysctls[0]: sysctl "{pattern}" must have at most 253 characters and match regex '
+            r"([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\./])*([a-z0-9][-_a-z0-9]*)?[a-z0-9*]"
+        )
+    ]
+
+
+@pytest.mark.parametrize("pattern, name", [("kernel.panic", "kernel.panic"), ("net*", "net"), ("kernel/panic", "kernel.panic"), ("fs.*", "fs.")])
+def test_a_sysctl_the_kernel_does_not_namespace(pattern, name):
+    problems = allowed_unsafe_sysctls_problems({"allowedUnsafeSysctls": [pattern]})
+    assert len(problems) == 1
+    assert problems[0].startswith(f'allowedUnsafeSysctls[0]: the sysctls "{name}" are not known to be namespaced; ')
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["net.core.somaxconn", "net.*", "net/ipv4/ip_forward", "kernel.msg*", "kernel.shm*", "kernel.sem", "fs.mqueue.msg_max", "net.ipv4.conf.eno2/100.rp_filter"],
+)
+def test_a_sysctl_the_kubelet_allows(pattern):
+    assert allowed_unsafe_sysctls_problems({"allowedUnsafeSysctls": [pattern]}) == []
