@@ -263,9 +263,12 @@ def test_the_plan_says_what_the_role_writes_rendered_from_its_templates(collecti
         in (
             "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf",
             "/etc/numa-kubelet/kubelet.service.manager-inputs",
+            "/etc/numa-kubelet/numa-kubelet-heal",
             "/var/lib/numa-kubelet/kubelet.service.started-inputs",
         )
     ]
+    # The self-heal's ExecStopPost, with the role's defaults (3 failed exits within 10 minutes).
+    assert "\nExecStopPost=-/usr/bin/env python3 /etc/numa-kubelet/numa-kubelet-heal exited kubelet.service 3 10\n" in guard
     assert plan["apply"]["guard"]["seed_started"] is True
 
 
