@@ -34,6 +34,8 @@ DEFAULT_SEED = 26
 DEFAULT_RANDOM = 60
 MAX_JOBS = 2  # kubelet-check starts a containerd and a kubelet per run; this machine runs two at most
 CONFIG_NAME = "config.yaml"  # the main config file's path in recorded texts
+RUN_DIR_NAME = "KUBELET_CHECK_RUN"  # kubelet-check's run directory in recorded texts
+_RUN_DIR = re.compile(re.escape(tempfile.gettempdir()) + r"/kubelet-oracle(?:-run)?/kc-[A-Za-z0-9_]+")  # kubelet-check's BASE_RUN, BASE_TMP
 NO_ERROR_LINE = "kubelet exited without a recognisable error line"
 _PANIC = re.compile(r"^panic: (.*)$", re.MULTILINE)
 _VERSION = re.compile(r"^INFO: oracle Kubernetes (\S+)", re.MULTILINE)
@@ -100,8 +102,10 @@ def run_case(script: str, case: Case, runner=subprocess.run) -> Verdict:
         if os.path.exists(log_path):
             with open(log_path, encoding="utf-8", errors="replace") as handle:
                 log_text = handle.read()
-        # The file's path is in the kubelet's text when it cannot decode the file: a fixed name keeps texts comparable.
-        return parse_output((proc.stdout + proc.stderr).replace(config_path, CONFIG_NAME), log_text)
+        # The file's path is in the kubelet's text when it cannot decode the file, and kubelet-check's run directory
+        # (its containerd socket) when the runtime does not answer: fixed names keep texts comparable between runs.
+        output = _RUN_DIR.sub(RUN_DIR_NAME, (proc.stdout + proc.stderr).replace(config_path, CONFIG_NAME))
+        return parse_output(output, log_text)
 
 
 def machine_facts(sys_root: str = "/") -> dict:

@@ -262,6 +262,8 @@ _FIELD_POOLS: dict[str, tuple[list, list]] = {
     "containerLogMonitorInterval": (["10s", "3s"], ["2s", "0s"]),
     "maxParallelImagePulls": ([1, 5], [0, -1]),
     "serializeImagePulls": ([True, False], ["false"]),
+    # Not false: validation_linux.go refuses it on cgroup v1 only, and the oracle host is cgroup v1.
+    "singleProcessOOMKill": ([True], ["true"]),
     "cgroupsPerQOS": ([True], [False]),
     "cpuManagerPolicy": (["static", "none"], ["Static", "bogus"]),
     "cpuManagerPolicyOptions": (
@@ -390,7 +392,7 @@ def random_cases(seed: int, count: int, baseline: dict, field_types: dict[str, s
 # (utilerrors.NewAggregate), each reason starting `invalid <what>: ` (`invalid configuration: `, `invalid taint: `),
 # `<field path>: Invalid value: ` (a field.Error) or `<Gate> is enabled, but depends on `. The reasons, without those wrappers and without the
 # `invalid configuration: ` prefix (which the kubelet puts on every validation.go reason), are the kubelet's own
-# words (but for the machine's capacity, below).
+# words (but for the machine's facts, below).
 _WRAPPERS = (
     re.compile(r"^failed to run Kubelet: "),
     re.compile(r"^failed to create kubelet: "),
@@ -404,9 +406,10 @@ _WRAPPERS = (
     re.compile(r"^failed to set feature gates from initial flags-based config: "),
 )
 _TYPEMETA = re.compile(r", path: &TypeMeta\{[^}]*\}$")
-# One reason holds a fact of the machine, not of the config: validateNodeAllocatable's `but capacity of {{<bytes> 0}
-# {<nil>}  BinarySI}. Expected capacity >= reservation.` (the disk's size or CPUs here); its words up to the capacity count.
-_HOST_CAPACITY = re.compile(r"(but capacity of )\{\{-?\d+ -?\d+\} \{<nil>\}\s+\w+\}\. Expected capacity >= reservation\.$")
+# Some reasons hold facts of the machine, not of the config: validateNodeAllocatable's capacity (`but capacity of
+# {{<amount> <scale>} {<nil>}  BinarySI}`, the disk's size or the CPUs here) and the runtime's endpoint (kubelet-check's
+# own containerd socket). Each such span is cut out and the words on both sides of it count.
+_MACHINE_SPANS = re.compile(r'(?<=but capacity of )\{\{-?\d+ -?\d+\} \{<nil>\}\s+\w+\}|(?<=for endpoint )"[^"]*"')
 _FIELD_ERRORS = "Invalid value|Required value|Unsupported value|Forbidden|Too long|Too many|Duplicate value|Not found|Internal error"
 _AGGREGATE_SEPARATOR = re.compile(rf", (?=invalid [A-Za-z]+: |[A-Za-z][\w.\[\]-]*: (?:{_FIELD_ERRORS})|[A-Z][A-Za-z0-9]+ is enabled, but depends on )")
 _INVALID = "invalid configuration: "
@@ -423,7 +426,7 @@ def kubelet_messages(text: str) -> list[str]:
         text = _TYPEMETA.sub("", text).strip()
         changed = text != before
     parts = _AGGREGATE_SEPARATOR.split(text[1:-1]) if text.startswith("[") and text.endswith("]") else [text]
-    return [_HOST_CAPACITY.sub(r"\1", part.removeprefix(_INVALID)) for part in parts if part]
+    return [words for part in parts for words in _MACHINE_SPANS.split(part.removeprefix(_INVALID)) if words]
 
 
 def engine_agrees(verdict: str, kubelet_text: str, engine_errors: list[str]) -> str | None:

@@ -164,6 +164,13 @@ def test_the_config_files_temporary_path_does_not_reach_the_recorded_text(tmp_pa
     text = kubelet_verdicts.run_case("kc", case, decode_error).text
     assert text == "failed to load kubelet config file, path: config.yaml, error: failed to load Kubelet config file config.yaml, error x"
 
+    def runtime_timeout(argv, **_kwargs):
+        socket = "unix:///tmp/kubelet-oracle-run/kc-i7gbultq/containerd.sock"
+        return subprocess.CompletedProcess(argv, 1, f'REJECTED: validate CRI v1 runtime API for endpoint "{socket}": rpc error\n', "")
+
+    text = kubelet_verdicts.run_case("kc", case, runtime_timeout).text
+    assert text == 'validate CRI v1 runtime API for endpoint "unix://KUBELET_CHECK_RUN/containerd.sock": rpc error'
+
 
 def test_only_changed_cases_are_run_again_at_most_two_at_a_time_and_gone_cases_are_dropped(tmp_path, capsys):
     items = [_item("refused-%d" % index, {"maxPods": -1 - index}, "refused") for index in range(4)] + [

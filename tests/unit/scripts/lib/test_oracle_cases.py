@@ -236,8 +236,16 @@ def test_every_field_the_collection_knows_is_drawn_or_named_as_undecidable_by_th
                 (
                     'invalid Node Allocatable configuration. Resource "ephemeral-storage" has a reservation of {{-9223372036854775808 0} {<nil>}  BinarySI} '
                     "but capacity of "
-                )
+                ),
+                ". Expected capacity >= reservation.",
             ],
+        ),
+        (
+            (
+                'validate service connection: validate CRI v1 runtime API for endpoint "unix:///KUBELET_CHECK_RUN/containerd.sock": rpc error: '
+                "code = DeadlineExceeded desc = context deadline exceeded"
+            ),
+            ["validate service connection: validate CRI v1 runtime API for endpoint ", ": rpc error: code = DeadlineExceeded desc = context deadline exceeded"],
         ),
         (
             (
