@@ -10,7 +10,7 @@ runs first, so `port: 0` is the default 10250 by then) and with the feature gate
 "failed to validate kubelet configuration, error: [...]", and exits.
 
 Checked elsewhere, once: featureGates themselves (_feature_gates), reservedMemory (validation_reserved_memory.go,
-_validation), topologyManagerPolicy / topologyManagerScope and reservedSystemCPUs' cpuset syntax (_manager_options),
+_validation), topologyManagerPolicy / topologyManagerScope and reservedSystemCPUs (_manager_options),
 registerWithTaints, logging and the TLS fields (their parsers). validation_linux.go depends on the host's cgroup version, which is known only on the node:
 singleProcessOOMKill false is a warning (kubelet_validation_warnings).
 
@@ -335,6 +335,13 @@ def _enforce_node_allocatable_rules(view: _View) -> list[str]:
     field = "enforceNodeAllocatable"
     flag = "enforceNodeAllocatable (--enforce-node-allocatable)"
     present = set(enforcements)
+    options = ENFORCEMENT_OPTIONS
+    valid = "%s or %s" % (", ".join(go_quote(option) for option in ENFORCEMENT_OPTIONS[:-1]), go_quote(ENFORCE_NONE))
+    if view.minor == "1.31":
+        # No -compressible enforcements yet (v1.32 added them); the v1.31.14 kubelet's wording.
+        options = (ENFORCE_PODS, ENFORCE_SYSTEM, ENFORCE_KUBE, ENFORCE_NONE)
+        valid = '"pods", "system-reserved", "kube-reserved", or "none"'
+        present = set()
     for plain, compressible in ((ENFORCE_SYSTEM, ENFORCE_SYSTEM_COMPRESSIBLE), (ENFORCE_KUBE, ENFORCE_KUBE_COMPRESSIBLE)):
         if plain in present and compressible in present:
             problems.append(
@@ -346,6 +353,9 @@ def _enforce_node_allocatable_rules(view: _View) -> list[str]:
             problems.append("%s: invalid configuration: duplicated enforcements %s in %s" % (field, go_quote(value), flag))
             continue
         seen.add(value)
+        if value not in options:
+            problems.append("%s: invalid configuration: option %s specified for %s. Valid options are %s" % (field, go_quote(value), flag, valid))
+            continue
         if value in (ENFORCE_SYSTEM, ENFORCE_SYSTEM_COMPRESSIBLE) and not view.str("systemReservedCgroup"):
             problems.append(
                 "%s: invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when %s or %s included in %s"
@@ -361,12 +371,6 @@ def _enforce_node_allocatable_rules(view: _View) -> list[str]:
                 problems.append(
                     "%s: invalid configuration: %s may not contain additional enforcements when %s is specified" % (field, flag, go_quote(ENFORCE_NONE))
                 )
-            continue
-        elif value not in ENFORCEMENT_OPTIONS:
-            problems.append(
-                "%s: invalid configuration: option %s specified for %s. Valid options are %s or %s"
-                % (field, go_quote(value), flag, ", ".join(go_quote(option) for option in ENFORCEMENT_OPTIONS[:-1]), go_quote(ENFORCE_NONE))
-            )
             continue
         if view.bool("cgroupsPerQOS", True) is False:
             problems.append(
@@ -461,13 +465,8 @@ def _normalized_name(repository: str) -> str:
     return "%s/%s" % (first, rest)
 
 
-def _cpu_and_memory_rules(view: _View) -> list[str]:
+def _memory_rules(view: _View) -> list[str]:
     problems = []
-    if view.str("reservedSystemCPUs") and (view.str("systemReservedCgroup") or view.str("kubeReservedCgroup")):
-        problems.append(
-            "reservedSystemCPUs: invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup "
-            "(--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)"
-        )
     memory_qos = view.enabled("MemoryQoS")
     factor = view.float("memoryThrottlingFactor")
     if memory_qos and view.config.get("memoryThrottlingFactor") is None:
@@ -601,7 +600,7 @@ def kubelet_validation_problems(config: Mapping, kubelet_version: str | None = N
     for rules in (_scalar_rules, _shutdown_rules, _swap_and_back_off_rules, _enforce_node_allocatable_rules):
         problems.extend(rules(view))
     problems.extend(_hairpin_and_image_credential_rules(view))
-    problems.extend(_cpu_and_memory_rules(view))
+    problems.extend(_memory_rules(view))
     problems.extend(_system_rules(view, minor))
     problems.extend(_tracing_rules(view))
     return problems

@@ -198,13 +198,6 @@ def test_baseline_and_its_effective_config_have_no_problems():
             ),
         ),
         (
-            {"reservedSystemCPUs": "0", "kubeReservedCgroup": "/kube.slice"},
-            (
-                "reservedSystemCPUs: invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup "
-                "(--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)"
-            ),
-        ),
-        (
             {"memoryThrottlingFactor": 1.5},
             "memoryThrottlingFactor: invalid configuration: memoryThrottlingFactor 1.5 must be greater than 0 and less than or equal to 1.0",
         ),
@@ -363,6 +356,19 @@ def test_older_kubelet_ignores_what_v1_36_defaulting_added():
             "crashLoopBackOff.maxContainerRestartPeriod: invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, "
             "CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
         )
+    ]
+
+
+def test_v1_31_has_no_compressible_enforcements():
+    config = dict(BASE, enforceNodeAllocatable=["pods", "system-reserved-compressible"])
+    assert kubelet_validation_problems(config, "1.31") == [
+        (
+            'enforceNodeAllocatable: invalid configuration: option "system-reserved-compressible" specified for enforceNodeAllocatable '
+            '(--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"'
+        )
+    ]
+    assert kubelet_validation_problems(dict(BASE, enforceNodeAllocatable=["pods", "pods"]), "1.31") == [
+        'enforceNodeAllocatable: invalid configuration: duplicated enforcements "pods" in enforceNodeAllocatable (--enforce-node-allocatable)'
     ]
 
 
