@@ -299,9 +299,10 @@ _FIELD_POOLS: dict[str, tuple[list, list]] = {
         [{"memory.available": "-1Mi"}, {"nodefs.available": "-5%"}, {"memory.available": "x"}],
     ),
     "mergeDefaultEvictionSettings": ([False], [True]),
+    # Gates v1.36 knows only: the oracle (an OpenShift build) tolerates unknown ones, which upstream refuses.
     "featureGates": (
         [{"TopologyManagerPolicyOptions": True}, {"CPUManagerPolicyAlphaOptions": True}, {"CPUManagerPolicyBetaOptions": False}],
-        [{"TopologyManagerPolicyOptions": False}, {"MemoryManager": False}, {"CPUManager": False}],
+        [{"TopologyManagerPolicyOptions": False}, {"NodeSwap": False}, {"GitRepoVolumeDriver": True}],
     ),
     "memorySwap": ([{"swapBehavior": "NoSwap"}], [{"swapBehavior": "bogus"}]),
     "configMapAndSecretChangeDetectionStrategy": (["Watch", "Cache", "Get"], ["watch"]),
@@ -425,6 +426,8 @@ def kubelet_messages(text: str) -> list[str]:
             text = wrapper.sub("", text)
         text = _TYPEMETA.sub("", text).strip()
         changed = text != before
+    # klog quotes the error it logs and kubelet-check unquotes \" \n \t but not a backslash.
+    text = text.replace("\\\\", "\\")
     parts = _AGGREGATE_SEPARATOR.split(text[1:-1]) if text.startswith("[") and text.endswith("]") else [text]
     return [words for part in parts for words in _MACHINE_SPANS.split(part.removeprefix(_INVALID)) if words]
 

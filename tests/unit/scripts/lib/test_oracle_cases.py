@@ -259,6 +259,10 @@ def test_every_field_the_collection_knows_is_drawn_or_named_as_undecidable_by_th
             ["cannot set feature gate CPUManager to false, feature is locked to true"],
         ),
         (
+            r'failed to validate kubelet configuration, error: invalid configuration: sysctl "a b" must match regex [\\./], path: &TypeMeta{}',
+            [r'sysctl "a b" must match regex [\./]'],
+        ),
+        (
             "the reserved memory configuration references a NUMA node 1 that does not exist on this machine",
             ["the reserved memory configuration references a NUMA node 1 that does not exist on this machine"],
         ),
