@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from ._go_text import go_quote
 from ._quantity import Quantity, QuantityError
 
 API_VERSION = "kubelet.config.k8s.io/v1beta1"
@@ -96,24 +97,37 @@ def mapping_field(config, field):
 
 
 def reserved_resource_list(config, field):
-    """kubeReserved / systemReserved parsed as the kubelet's ParseResourceList does, as {name: Quantity}."""
+    """kubeReserved / systemReserved parsed as the kubelet's ParseResourceList does, as {name: Quantity}.
+
+    The texts are cmd/kubelet/app/server.go parseResourceList's inside run's `--kube-reserved value failed to parse: `
+    (or `--system-reserved`).
+    """
+    flag = "--kube-reserved" if field == "kubeReserved" else "--system-reserved"
     problems = []
     parsed = {}
     for name, text in mapping_field(config, field).items():
         path = "%s.%s" % (field, name)
+        refused = "%s: %s value failed to parse: " % (path, flag)
         if name not in RESERVABLE_RESOURCES:
             reason = ""
             if isinstance(name, str) and name.startswith(HUGEPAGES_PREFIX):
                 reason = " (hugepages cannot be reserved this way, so reservedMemory cannot hold hugepages either)"
-            problems.append('%s: cannot reserve "%s" resource%s' % (path, name, reason))
+            problems.append('%scannot reserve "%s" resource%s' % (refused, name, reason))
             continue
-        try:
-            quantity = parse_quantity(text, path)
-        except KubeletConfigError as exc:
-            problems.extend(exc.problems)
-            continue
+        if isinstance(text, str):
+            try:
+                quantity = Quantity.parse(text)
+            except QuantityError as exc:
+                problems.append('%sfailed to parse quantity %s for "%s" resource: %s' % (refused, go_quote(text), name, exc.kubernetes_error))
+                continue
+        else:
+            try:
+                quantity = parse_quantity(text, path)
+            except KubeletConfigError as exc:
+                problems.extend(exc.problems)
+                continue
         if quantity.sign() < 0:
-            problems.append('%s: resource quantity for "%s" cannot be negative: %s' % (path, name, text))
+            problems.append('%sresource quantity for "%s" cannot be negative: %s' % (refused, name, text))
             continue
         parsed[name] = quantity
     if problems:

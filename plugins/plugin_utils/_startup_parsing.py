@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ._go_text import go_quote
 from ._quantity import Quantity, QuantityError
 
 # pkg/kubelet/cm helpers.go ParseQOSReserved: only memory can be reserved for the QoS tiers.
@@ -22,12 +23,6 @@ _QOS_RESERVABLE = ("memory",)
 # strconv.ParseInt(s, 10, 0): an optional sign and decimal digits, within int64.
 _DECIMAL_INT = re.compile(r"^[+-]?[0-9]+$")
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
-
-
-def go_quote(text: str) -> str:
-    """Go's %q for the printable text a config holds: backslashes, double quotes and control characters escaped."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
-    return f'"{escaped}"'
 
 
 def _qos_percentage_problem(value: str) -> str | None:

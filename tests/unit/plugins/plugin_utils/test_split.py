@@ -124,10 +124,19 @@ def test_fractional_bytes_cannot_be_split():
 @pytest.mark.parametrize(
     "config, message",
     [
-        (static(kubeReserved={"memory": "1GB"}), "kubeReserved.memory: invalid quantity '1GB'"),
+        (
+            static(kubeReserved={"memory": "1GB"}),
+            'kubeReserved.memory: --kube-reserved value failed to parse: failed to parse quantity "1GB" for "memory" resource: quantities',
+        ),
         (static(kubeReserved={"memory": 1.5}), "kubeReserved.memory: 1.5 (float) is not a Kubernetes quantity"),
-        (static(kubeReserved={"memory": "-1Gi"}), 'kubeReserved.memory: resource quantity for "memory" cannot be negative: -1Gi'),
-        (static(systemReserved={"hugepages-2Mi": "1Gi"}), 'systemReserved.hugepages-2Mi: cannot reserve "hugepages-2Mi" resource'),
+        (
+            static(kubeReserved={"memory": "-1Gi"}),
+            'kubeReserved.memory: --kube-reserved value failed to parse: resource quantity for "memory" cannot be negative: -1Gi',
+        ),
+        (
+            static(systemReserved={"hugepages-2Mi": "1Gi"}),
+            'systemReserved.hugepages-2Mi: --system-reserved value failed to parse: cannot reserve "hugepages-2Mi" resource',
+        ),
         (static(kubeReserved="1Gi"), "kubeReserved: must be a mapping, got str '1Gi'"),
     ],
 )

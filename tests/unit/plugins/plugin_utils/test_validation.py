@@ -256,7 +256,7 @@ def test_all_problems_are_reported_at_once():
     assert len(found) == 5, found
     for fragment in (
         "reservedMemroy: unknown KubeletConfiguration",
-        "kubeReserved.memory: invalid quantity 'lots'",
+        'kubeReserved.memory: --kube-reserved value failed to parse: failed to parse quantity "lots" for "memory" resource',
         "reserved memory may not be zero for NUMA node 0",
         'the limit type "cpu" for NUMA node 3 is not supported',
         'cpuManagerPolicy: unknown policy: "Static"',
