@@ -10,19 +10,58 @@ maxPods formula. Ours is a nodeadm.d file, so the plan is that rebuild, never th
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
 
 from ._config import API_VERSION, KIND, KubeletConfigError
 from ._eks import EksError, kube_reserved
+from ._eks import max_pods as eks_max_pods
 from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
 from ._kubelet_fields import field_type_problems
 from ._plan_inputs import KubeletLayers, absolute_path, env_words, load_kubelet_config, vcpu_count
 from ._platform import Layout, Platform
 
-# nodeadm's base config.json (awslabs/amazon-eks-ami nodeadm internal/kubelet/config.go defaultKubeletSubConfig):
-# the memory-relevant part; kubeReserved is added from the instance type.
+# nodeadm's base config.json as nodeadm writes it on a node of a current EKS version, less what only names the node
+# or the cluster (clusterDNS, providerID): defaultKubeletSubConfig, withVersionToggles (DynamicResourceAllocation from
+# 1.33) and withDefaultReservedResources (the reserved cgroups, maxPods and kubeReserved, added from the instance
+# type). The whole config takes part in the kubelet's validation, e.g. reservedSystemCPUs is refused next to the
+# reserved cgroups. awslabs/amazon-eks-ami nodeadm/internal/kubelet/config.go at 01375496231add8265f3fb1bc6e1e90d083b980b:
+# https://github.com/awslabs/amazon-eks-ami/blob/01375496231add8265f3fb1bc6e1e90d083b980b/nodeadm/internal/kubelet/config.go
 NODEADM_EVICTION_HARD = {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}
+NODEADM_BASE_CONFIG = {
+    "address": "0.0.0.0",
+    "authentication": {
+        "anonymous": {"enabled": False},
+        "webhook": {"cacheTTL": "2m0s", "enabled": True},
+        "x509": {"clientCAFile": "/etc/kubernetes/pki/ca.crt"},
+    },
+    "authorization": {"mode": "Webhook", "webhook": {"cacheAuthorizedTTL": "5m0s", "cacheUnauthorizedTTL": "30s"}},
+    "cgroupDriver": "systemd",
+    "cgroupRoot": "/",
+    "clusterDomain": "cluster.local",
+    "containerRuntimeEndpoint": "unix:///run/containerd/containerd.sock",
+    "evictionHard": NODEADM_EVICTION_HARD,
+    "featureGates": {"RotateKubeletServerCertificate": True, "DynamicResourceAllocation": True},
+    "hairpinMode": "hairpin-veth",
+    "kubeReservedCgroup": "/runtime",
+    "logging": {"verbosity": 2},
+    "protectKernelDefaults": True,
+    "readOnlyPort": 0,
+    "serializeImagePulls": False,
+    "serverTLSBootstrap": True,
+    "systemReservedCgroup": "/system",
+    "tlsCipherSuites": [
+        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305",
+        "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+        "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305",
+        "TLS_RSA_WITH_AES_128_GCM_SHA256",
+        "TLS_RSA_WITH_AES_256_GCM_SHA384",
+    ],
+}
 NODEADM_DROPIN = "40-nodeadm.conf"
 # systemd.unit(5), DESCRIPTION: a unit name is ASCII letters, digits, ":", "-", "_", ".", "\\" and "@" (templates), at most
 # 255 characters (https://www.freedesktop.org/software/systemd/man/latest/systemd.unit.html); systemctl adds ".service"
@@ -75,6 +114,7 @@ def _nodeadm_base(variables, facts, nodes, problems):
             reserved = kube_reserved(max_pods=max_pods, vcpus=vcpus)
         elif instance_type:
             reserved = kube_reserved(instance_type, vcpus=vcpus)
+            max_pods = eks_max_pods(instance_type)
         else:
             problems.append(
                 "kubelet_numa_instance_type: unset and not readable from the instance metadata, and the node has no "
@@ -84,7 +124,7 @@ def _nodeadm_base(variables, facts, nodes, problems):
     except EksError as exc:
         problems.append("kubelet_numa_instance_type: %s" % exc)
         return None
-    return {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(NODEADM_EVICTION_HARD), "kubeReserved": reserved}
+    return dict(copy.deepcopy(NODEADM_BASE_CONFIG), apiVersion=API_VERSION, kind=KIND, maxPods=max_pods, kubeReserved=reserved)
 
 
 def _nodeconfig(settings):

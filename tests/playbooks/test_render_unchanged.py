@@ -1,11 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The render of playbooks/inventory/example.yml, byte for byte as the engine made it before its per-platform split.
+"""The render of playbooks/inventory/example.yml, byte for byte.
 
-data/example-render-4048290.json holds every file (relative path: text) that playbooks/render.yml wrote for the
-example inventory with main at 4048290, the last commit with the whole plan in one module. A refactoring of the
-engine must not change one byte of it; a deliberate change of the output regenerates the file in the same commit.
+data/example-render-4048290.json holds every file (relative path: text) that playbooks/render.yml writes for the
+example inventory (first taken before the engine's per-platform split, whose commit names the file). A refactoring of
+the engine must not change one byte of it; a deliberate change of the output regenerates the file in the same commit.
 """
 
 from __future__ import annotations

@@ -234,3 +234,22 @@ def test_the_user_data_from_imds_as_nodeadm_reads_it(variables, asks):
         # An instance without user data (IMDS 404): nodeadm reads none.
         facts["nodeadm_user_data"] = ""
         assert "kubeReserved" not in plan_host(merged, facts)["kubelet_inputs"]["dropins"][0]["content"]
+
+
+def test_without_a_base_file_the_plan_runs_over_nodeadm_s_whole_base_config():
+    planned = plan({}, kubelet_numa_instance_type="m5.large")
+    base = planned["kubelet_inputs"]["config"]["content"]
+    # m5.large: maxPods 29 from the ENI table, kubeReserved.memory 11 * 29 + 255 = 574Mi; the reserved cgroups and the
+    # non-memory fields nodeadm writes take part in the kubelet's validation.
+    assert base["maxPods"] == 29 and base["kubeReserved"]["memory"] == "574Mi"
+    assert (base["systemReservedCgroup"], base["kubeReservedCgroup"], base["cgroupDriver"]) == ("/system", "/runtime", "systemd")
+    assert planned["kubelet_config"]["serializeImagePulls"] is False
+
+
+def test_reserved_cpus_on_nodeadm_s_reserved_cgroups_are_refused_with_the_kubelet_s_text():
+    intent = dict(NEW_INTENT, reservedSystemCPUs="0")
+    found = problems({}, intent, kubelet_numa_instance_type="m5.large")
+    assert any("can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup" in problem for problem in found), found
+    # Written as nodeadm's own fields allow it: both reserved cgroups emptied.
+    cleared = dict(intent, systemReservedCgroup="", kubeReservedCgroup="")
+    assert plan({}, cleared, kubelet_numa_instance_type="m5.large")["kubelet_config"]["reservedSystemCPUs"] == "0"
