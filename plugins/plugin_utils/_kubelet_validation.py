@@ -10,7 +10,7 @@ runs first, so `port: 0` is the default 10250 by then) and with the feature gate
 "failed to validate kubelet configuration, error: [...]", and exits.
 
 Checked elsewhere, once: featureGates themselves (_feature_gates), reservedMemory (validation_reserved_memory.go,
-_validation), topologyManagerPolicy / topologyManagerScope and reservedSystemCPUs (_manager_options),
+_validation), topologyManagerPolicy / topologyManagerScope and reservedSystemCPUs' cpuset syntax (_manager_options),
 registerWithTaints, logging and the TLS fields (their parsers). validation_linux.go depends on the host's cgroup version, which is known only on the node:
 singleProcessOOMKill false is a warning (kubelet_validation_warnings).
 
@@ -465,8 +465,16 @@ def _normalized_name(repository: str) -> str:
     return "%s/%s" % (first, rest)
 
 
-def _memory_rules(view: _View) -> list[str]:
+def _cpu_and_memory_rules(view: _View) -> list[str]:
     problems = []
+    cgroups = [name for name in ("systemReservedCgroup", "kubeReservedCgroup") if view.str(name)]
+    if view.str("reservedSystemCPUs") and cgroups:
+        # Upstream refuses the pair; the OpenShift kubelets accept it. nodeadm (EKS) sets both cgroups.
+        problems.append(
+            "reservedSystemCPUs: invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup "
+            f'(--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup); set {" and ".join(cgroups)} to "" '
+            "(on EKS nodeadm sets systemReservedCgroup /system and kubeReservedCgroup /runtime)"
+        )
     memory_qos = view.enabled("MemoryQoS")
     factor = view.float("memoryThrottlingFactor")
     if memory_qos and view.config.get("memoryThrottlingFactor") is None:
@@ -600,7 +608,7 @@ def kubelet_validation_problems(config: Mapping, kubelet_version: str | None = N
     for rules in (_scalar_rules, _shutdown_rules, _swap_and_back_off_rules, _enforce_node_allocatable_rules):
         problems.extend(rules(view))
     problems.extend(_hairpin_and_image_credential_rules(view))
-    problems.extend(_memory_rules(view))
+    problems.extend(_cpu_and_memory_rules(view))
     problems.extend(_system_rules(view, minor))
     problems.extend(_tracing_rules(view))
     return problems

@@ -312,7 +312,7 @@ def _reserved_cpu_problems(config: Mapping, online: set[int] | None) -> list[str
     text = config.get("reservedSystemCPUs")
     if not isinstance(text, str) or text == "":
         return []
-    # With systemReservedCgroup / kubeReservedCgroup it is refused by _kubelet_validation (validation.go).
+    # Next to systemReservedCgroup / kubeReservedCgroup it is refused by _kubelet_validation (validation.go).
     try:
         ranges = parse_cpuset(text)
     except ValueError as exc:

@@ -413,3 +413,25 @@ def test_single_process_oom_kill_false_is_a_warning():
 )
 def test_go_float(value, text):
     assert go_float(value) == text
+
+
+@pytest.mark.parametrize(
+    "cgroups, named",
+    [
+        ({"systemReservedCgroup": "/system"}, "systemReservedCgroup"),
+        ({"kubeReservedCgroup": "/runtime"}, "kubeReservedCgroup"),
+        ({"systemReservedCgroup": "/system", "kubeReservedCgroup": "/runtime"}, "systemReservedCgroup and kubeReservedCgroup"),
+    ],
+)
+def test_reserved_cpus_next_to_a_reserved_cgroup_is_refused_with_the_cgroups_to_empty(cgroups, named):
+    found = problems(reservedSystemCPUs="0", **cgroups)
+    text = (
+        "reservedSystemCPUs: invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup "
+        "(--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)"
+    )
+    hint = f'; set {named} to "" (on EKS nodeadm sets systemReservedCgroup /system and kubeReservedCgroup /runtime)'
+    assert [problem for problem in found if problem.startswith(text)] == [text + hint]
+
+
+def test_reserved_cpus_with_both_reserved_cgroups_empty_is_accepted():
+    assert problems(reservedSystemCPUs="0", systemReservedCgroup="", kubeReservedCgroup="") == []
