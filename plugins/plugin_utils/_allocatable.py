@@ -127,3 +127,28 @@ def memory_reservation(config, memory_capacity=None):
     for term in terms:
         total = total + term.quantity
     return Reservation(tuple(terms), total)
+
+
+def memory_capacity_problems(config, memory_capacity=None):
+    """The container manager's validateNodeAllocatable for memory (pkg/kubelet/cm/node_container_manager_linux.go):
+    systemReserved + kubeReserved + hard eviction may not exceed the node's memory capacity (MemTotal x 1024).
+
+    Checked only when memory_capacity is given; a reservation that does not parse is reported elsewhere.
+    """
+    try:
+        capacity = parse_capacity(memory_capacity)
+        reservation = memory_reservation(config, memory_capacity) if capacity is not None else None
+    except KubeletConfigError:
+        return []
+    if reservation is None:
+        return []
+    capacity_quantity = Quantity.from_int(capacity, "BinarySI")
+    if not capacity_quantity < reservation.total:
+        return []
+    return [
+        (
+            "systemReserved.memory + kubeReserved.memory + evictionHard.memory.available: invalid Node Allocatable configuration. "
+            f'Resource "memory" has a reservation of {reservation.total.go_struct()} but capacity of {capacity_quantity.go_struct()}. '
+            f"Expected capacity >= reservation. ({reservation.describe()} = {reservation.total}; this node has {capacity} bytes)"
+        )
+    ]

@@ -20,7 +20,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from ._allocatable import memory_reservation
+from ._allocatable import memory_capacity_problems, memory_reservation
 from ._config import (
     API_VERSION,
     HUGEPAGES_PREFIX,
@@ -316,6 +316,7 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     report.errors.extend(allowed_unsafe_sysctls_problems(config))
     report.errors.extend(logging_problems(config, kubelet_version))
     report.errors.extend(register_with_taints_problems(config))
+    report.errors.extend(memory_capacity_problems(config, memory_capacity))
     entries = _collect(report, _parse_reserved_memory, config)
     _collect(report, _check_memory_manager, config, report, entries, nodes, memory_capacity)
     report.errors.extend(cpu_manager_problems(config, nodes, kubelet_version))

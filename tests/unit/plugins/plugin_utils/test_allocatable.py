@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._allocatable import eviction_memory_term, memory_reservation
+from ansible_collections.numa.kubelet.plugins.plugin_utils._allocatable import eviction_memory_term, memory_capacity_problems, memory_reservation
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
 from ansible_collections.numa.kubelet.plugins.plugin_utils._quantity import Quantity
 
@@ -138,3 +138,23 @@ def test_percentage_matches_a_float32_oracle(percentage, capacity_kib):
     expected = int(numpy.float64(capacity_kib * 1024) * numpy.float64(share))
     term = eviction_memory_term({"evictionHard": {"memory.available": text}}, capacity_kib * 1024)
     assert (term.quantity.value() if term else 0) == expected
+
+
+def test_a_reservation_above_the_node_memory_is_refused_as_the_kubelet_refuses_it():
+    # The real kubelet v1.36.2 on a machine with MemTotal 24684096 kB (25276514304 bytes): the exact fit starts.
+    capacity = 24684096 * 1024
+    fits = {"kubeReserved": {"memory": "1Gi"}, "systemReserved": {"memory": "24097914880"}}
+    assert memory_capacity_problems(fits, capacity) == []
+    over = {"kubeReserved": {"memory": "1Gi"}, "systemReserved": {"memory": "24097914881"}}
+    (problem,) = memory_capacity_problems(over, capacity)
+    assert problem.startswith(
+        "systemReserved.memory + kubeReserved.memory + evictionHard.memory.available: "
+        'invalid Node Allocatable configuration. Resource "memory" has a reservation of {{25276514305 0} {<nil>}  DecimalSI} '
+        "but capacity of {{25276514304 0} {<nil>}  BinarySI}. Expected capacity >= reservation. "
+    )
+    binary = {"kubeReserved": {"memory": "1Gi"}, "systemReserved": {"memory": "200Gi"}}
+    assert "a reservation of {{215926964224 0} {<nil>}  BinarySI}" in memory_capacity_problems(binary, capacity)[0]
+
+
+def test_the_memory_capacity_check_needs_the_capacity():
+    assert memory_capacity_problems({"systemReserved": {"memory": "200Gi"}}) == []
