@@ -29,7 +29,7 @@ from ._plan import plan_host
 from ._plan_inputs import PlanError, topology_from, vcpu_count
 from ._platform_nodeadm import NODEADM_EVICTION_HARD
 from ._split import SPLIT_STRATEGIES, reserved_memory
-from ._validation import check_kubelet_config
+from ._validation import check_kubelet_config, checked_kubelet_version
 
 AMI_FAMILIES = ("AL2023", "AL2")
 EC2NODECLASS_API_VERSION = "karpenter.k8s.aws/v1"
@@ -66,6 +66,7 @@ _NODE_CLASS_KEYS = (
     "cluster",
     "cluster_in_another_part",
     "use_max_pods",
+    "kubelet_version",
 )
 # What Karpenter must know of the node's memory reservation to schedule with the same overhead as the node reserves
 # (aws/karpenter-provider-aws pkg/providers/instancetype/types.go: kubeReservedResources, systemReservedResources and
@@ -278,6 +279,7 @@ def _plan_al2023(node_class, path, pods, user_data_parts, problems):
         kubelet_numa_reserved_memory_split=node_class.get("split", "even"),
         kubelet_numa_topology=node_class.get("topology"),
         kubelet_numa_max_pods=pods,
+        kubelet_numa_kubelet_version=node_class.get("kubelet_version"),
     )
     try:
         plan = plan_host(variables, {"files": {}, "nodeadm_user_data_parts": user_data_parts})
@@ -365,7 +367,7 @@ def _plan_al2(node_class, path, pods, problems):
             settings["reservedMemory"] = reserved_memory(effective, nodes, split, capacity)
         flags = kubelet_flags(settings)
         effective = effective_kubelet_config(base, [], flags)
-        report = check_kubelet_config(effective, nodes, capacity)
+        report = check_kubelet_config(effective, nodes, capacity, node_class.get("kubelet_version"))
         if report.errors:
             raise KubeletConfigError(report.errors)
     except (KubeletConfigError, EksError) as exc:
@@ -477,6 +479,11 @@ def _check_class(node_class, index, names, problems):
     family = node_class.get("ami_family", "AL2023")
     if family not in AMI_FAMILIES:
         problems.append("%s: ami_family %r is not one of %s" % (path, family, ", ".join(AMI_FAMILIES)))
+        return None
+    try:
+        checked_kubelet_version(node_class.get("kubelet_version"))
+    except KubeletConfigError as exc:
+        problems.extend(f"{path}: {problem}" for problem in exc.problems)
         return None
     intent = node_class.get("intent")
     if not isinstance(intent, dict) or not intent:

@@ -24,7 +24,7 @@ from ._manager_inputs import expected_state, manager_changes, manager_inputs_dig
 from ._plan_inputs import PlanError, absolute_path, file_name, node_files, topology_from
 from ._platforms import PLATFORM_NAMES, platform_named
 from ._split import SPLIT_STRATEGIES, reserved_memory
-from ._validation import check_kubelet_config
+from ._validation import check_kubelet_config, checked_kubelet_version
 
 
 def _platform(variables, facts, problems):
@@ -57,6 +57,17 @@ def _intent(variables, problems):
             "and choose the spread with kubelet_numa_reserved_memory_split"
         )
     return {key: value for key, value in intent.items() if key not in ("apiVersion", "kind")}
+
+
+def _kubelet_version(variables, problems):
+    """kubelet_numa_kubelet_version when set (validated here, so the problem names the variable), else None."""
+    version = variables.get("kubelet_numa_kubelet_version") or None
+    try:
+        checked_kubelet_version(version)
+    except KubeletConfigError as exc:
+        problems.extend(f"kubelet_numa_{problem}" for problem in exc.problems)
+        return None
+    return version
 
 
 def _split(variables, problems):
@@ -112,6 +123,7 @@ def plan_host(variables, facts):
     split = _split(variables, problems)
     root_dir = absolute_path(variables, "kubelet_numa_kubelet_root_dir", problems)
     dropin_name = file_name(variables, "kubelet_numa_dropin_name", problems)
+    kubelet_version = _kubelet_version(variables, problems)
     try:
         nodes, capacity = topology_from(variables, facts)
     except KubeletConfigError as exc:
@@ -124,7 +136,9 @@ def plan_host(variables, facts):
     layout = platform_named(platform).layout(variables, facts, files, intent, dropin_name, nodes, problems)
     if problems:
         raise PlanError(problems)
-    plan = _finish(layout, facts.get("directories") or [], files, intent, split, nodes, capacity, root_dir, platform, problems)
+    # The kubelet's version the user gives wins over the platform's (RKE2's and k3s's releases tell theirs).
+    kubelet_version = kubelet_version or layout.kubelet_version
+    plan = _finish(layout, facts.get("directories") or [], files, intent, split, nodes, capacity, root_dir, platform, kubelet_version, problems)
     state = (facts.get("unit_states") or {}).get(plan["unit"])
     plan["unit_state"] = state
     # Handed over (lablabs.rke2), the other tool installs and starts the unit itself, after this plan.
@@ -166,13 +180,13 @@ def _write_conflicts(plan, files, node_directories):
     return problems
 
 
-def _finish(layout, node_directories, files, intent, split, nodes, capacity, root_dir, platform, problems):
+def _finish(layout, node_directories, files, intent, split, nodes, capacity, root_dir, platform, kubelet_version, problems):
     settings, layers = _compute(layout.layers_for, intent, split, nodes, capacity, problems)
     if layers is None:
         raise PlanError(problems)
     _overrides_of_ours(layers, set(settings), problems)
     effective = layers.effective()
-    report = check_kubelet_config(effective, nodes, capacity, layout.kubelet_version)
+    report = check_kubelet_config(effective, nodes, capacity, kubelet_version)
     problems.extend(report.errors)
     if problems:
         raise PlanError(problems)

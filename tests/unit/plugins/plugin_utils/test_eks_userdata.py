@@ -329,3 +329,14 @@ def test_refused_with_one_clear_message(overrides, phrase):
 
 def test_not_a_list():
     assert problems_of({"name": "m5"}) == ["node_classes: {'name': 'm5'} must be a non-empty list of node classes"]
+
+
+@pytest.mark.parametrize("family", ["AL2023", "AL2"])
+def test_the_classes_kubelet_version_chooses_the_rules(family):
+    classes = render_node_classes([node_class(ami_family=family, kubelet_version="1.34"), node_class(name="m5-136", ami_family=family)])["classes"]
+    version_warnings = {name: [w.split(" (")[0] for w in details["warnings"] if w.startswith("kubelet_version: ")] for name, details in classes.items()}
+    assert version_warnings == {"m5": ["kubelet_version: 1.34 is checked with the rules of kubelet 1.33"], "m5-136": []}
+    problems = problems_of([node_class(ami_family=family, kubelet_version=1.33)])
+    assert [problem for problem in problems if "kubelet_version" in problem] == [
+        'node_classes[0] (m5): kubelet_version: 1.33 is not a kubelet version such as "1.33" (a quoted string: YAML reads 1.30 as the number 1.3)'
+    ]

@@ -635,3 +635,29 @@ def test_platform_variables_have_no_default_of_the_engines_own(platform, variabl
 def test_the_nodeadm_apply_unit_is_the_variables():
     result = plan("nodeadm", {}, kubelet_numa_instance_type="m5.large", kubelet_numa_nodeadm_apply_service="nodeadm-run@custom.service")
     assert result["apply_unit"] == "nodeadm-run@custom.service"
+
+
+@pytest.mark.parametrize(
+    ("variables", "expected"),
+    [
+        ({"kubelet_numa_kubelet_version": "1.34"}, ["kubelet_version: 1.34 is checked with the rules of kubelet 1.33"]),
+        ({"kubelet_numa_kubelet_version": "1.33"}, []),
+        ({"kubelet_numa_kubelet_version": ""}, []),
+    ],
+)
+def test_kubelet_numa_kubelet_version_chooses_the_rules_of_a_kubeadm_node(variables, expected):
+    result = plan("kubeadm", {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}, **variables)
+    assert [warning.split(" (")[0] for warning in result["warnings"] if warning.startswith("kubelet_version: ")] == expected
+
+
+def test_the_users_kubelet_version_wins_over_the_platforms():
+    result = plan("rke2", {}, kubelet_numa_rke2_version="v1.32.5+rke2r1", kubelet_numa_rke2_role="agent", kubelet_numa_kubelet_version="1.31")
+    assert not [warning for warning in result["warnings"] if warning.startswith("kubelet_version: ")]
+
+
+def test_a_kubelet_version_that_is_not_one_is_refused_by_its_variable():
+    with pytest.raises(PlanError) as raised:
+        plan("kubeadm", {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}, kubelet_numa_kubelet_version=1.3)
+    assert raised.value.problems == [
+        'kubelet_numa_kubelet_version: 1.3 is not a kubelet version such as "1.33" (a quoted string: YAML reads 1.30 as the number 1.3)'
+    ]
