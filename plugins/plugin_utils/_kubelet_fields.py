@@ -294,7 +294,7 @@ def kubelet_decode_error(field_name, value, kind):
     if kind == "duration":
         if isinstance(value, str):
             return go_duration_error(value)
-        return "json: cannot unmarshal %s into Go value of type string" % json_type
+        return "json: cannot unmarshal %s into Go struct field KubeletConfiguration.%s of type string" % (json_type, field_name)
     if kind in ("object", "[]object"):
         return None  # the Go type name of a struct is no help here
     shown = json_type

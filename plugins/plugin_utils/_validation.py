@@ -88,11 +88,20 @@ def _collect(report, check, *args):
         return None
 
 
+# The kubelet's decoder knows one version and kind (pkg/kubelet/apis/config/scheme/scheme.go, whose line 33 makes the
+# scheme; apimachinery runtime.NewNotRegisteredErrForKind words it); the same text from the kubelets 1.31, 1.33, 1.36.
+_NOT_REGISTERED = 'no kind "%s" is registered for version "%s" in scheme "pkg/kubelet/apis/config/scheme/scheme.go:33"'
+
+
 def _check_type_and_kind(config):
     problems = []
     for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
         if key in config and config[key] != expected:
-            problems.append("%s: %r is not %r; the kubelet only reads %s %s here" % (key, config[key], expected, API_VERSION, KIND))
+            if isinstance(config.get("apiVersion"), str) and isinstance(config.get("kind"), str):
+                kubelet_words = _NOT_REGISTERED % (config["kind"], config["apiVersion"])
+                problems.append(f"{key}: {kubelet_words}; the kubelet only reads {API_VERSION} {KIND} here ({config[key]!r} is not {expected!r})")
+            else:
+                problems.append("%s: %r is not %r; the kubelet only reads %s %s here" % (key, config[key], expected, API_VERSION, KIND))
     if problems:
         raise KubeletConfigError(problems)
 

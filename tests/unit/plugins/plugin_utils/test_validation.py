@@ -240,8 +240,29 @@ def test_misspelled_field_gets_a_suggestion():
 
 def test_wrong_kind():
     assert errors_of(config(kind="NodeConfig", reservedMemory=reservations((0, {"memory": "1Gi"})))) == [
-        "kind: 'NodeConfig' is not 'KubeletConfiguration'; the kubelet only reads kubelet.config.k8s.io/v1beta1 KubeletConfiguration here"
+        (
+            'kind: no kind "NodeConfig" is registered for version "kubelet.config.k8s.io/v1beta1" in scheme "pkg/kubelet/apis/config/scheme/scheme.go:33"; '
+            "the kubelet only reads kubelet.config.k8s.io/v1beta1 KubeletConfiguration here ('NodeConfig' is not 'KubeletConfiguration')"
+        )
     ]
+
+
+def test_wrong_api_version_and_kind_without_a_version():
+    assert errors_of(config(apiVersion="kubelet.config.k8s.io/v1", kind="KubeletConfig", reservedMemory=reservations((0, {"memory": "1Gi"})))) == [
+        (
+            'apiVersion: no kind "KubeletConfig" is registered for version "kubelet.config.k8s.io/v1" in scheme "pkg/kubelet/apis/config/scheme/scheme.go:33"; '
+            "the kubelet only reads kubelet.config.k8s.io/v1beta1 KubeletConfiguration here ('kubelet.config.k8s.io/v1' is not 'kubelet.config.k8s.io/v1beta1')"
+        ),
+        (
+            'kind: no kind "KubeletConfig" is registered for version "kubelet.config.k8s.io/v1" in scheme "pkg/kubelet/apis/config/scheme/scheme.go:33"; '
+            "the kubelet only reads kubelet.config.k8s.io/v1beta1 KubeletConfiguration here ('KubeletConfig' is not 'KubeletConfiguration')"
+        ),
+    ]
+    without_version = config(kind=7)
+    del without_version["apiVersion"]
+    assert (
+        errors_of(without_version)[0] == "kind: 7 is not 'KubeletConfiguration'; the kubelet only reads kubelet.config.k8s.io/v1beta1 KubeletConfiguration here"
+    )
 
 
 def test_all_problems_are_reported_at_once():
