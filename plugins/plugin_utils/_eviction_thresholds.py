@@ -155,7 +155,7 @@ def _nan_reservation_problem(signal: str, value: str) -> str:
     (pkg/kubelet/cm/node_container_manager_linux.go) refuses; the capacity it prints is the node's."""
     return (
         f'evictionHard.{signal}: invalid Node Allocatable configuration. Resource "{_RESERVING_SIGNALS[signal]}" has a reservation of '
-        f"{{{{-9223372036854775808 0}} {{<nil>}}  BinarySI}} but capacity of <this node's capacity>; "
+        f"{{{{-9223372036854775808 0}} {{<nil>}}  BinarySI}} but capacity of <this node's capacity>. Expected capacity >= reservation.; "
         f"{value} is not a number: write a percentage or a quantity"
     )
 
