@@ -532,6 +532,27 @@ def _url_scheme(url: str) -> str:
     return ""
 
 
+def _user_namespace_rules(view: _View) -> list[str]:
+    """validation_linux.go validateKubeletOSConfiguration (at 0428b0fd07fedac134c97b3c802733c02ec06adb): idsPerPod in
+    units of 65536 (userNsUnitLength), at most MaxUint32; it reports the first broken rule. The kubelet 1.31 has no
+    userNamespaces field (it drops it as unknown, checked on the real kubelet v1.31)."""
+    if view.minor == "1.31":
+        return []
+    user_namespaces = view.config.get("userNamespaces")
+    ids = user_namespaces.get("idsPerPod") if isinstance(user_namespaces, Mapping) else None
+    if isinstance(ids, bool) or not isinstance(ids, int):
+        return []
+    if ids < 65536:
+        broken = "must not be less than 65536"
+    elif ids % 65536:
+        broken = "must be a multiple of 65536"
+    elif ids > 2**32 - 1:
+        broken = "must not be more than 4294967295"
+    else:
+        return []
+    return [f"userNamespaces.idsPerPod: invalid configuration: userNamespaces.idsPerPod {broken}"]
+
+
 def _system_rules(view: _View, minor: str) -> list[str]:
     problems = []
     hidden = view.str("showHiddenMetricsForVersion")
@@ -610,6 +631,7 @@ def kubelet_validation_problems(config: Mapping, kubelet_version: str | None = N
     problems.extend(_hairpin_and_image_credential_rules(view))
     problems.extend(_cpu_and_memory_rules(view))
     problems.extend(_system_rules(view, minor))
+    problems.extend(_user_namespace_rules(view))
     problems.extend(_tracing_rules(view))
     return problems
 

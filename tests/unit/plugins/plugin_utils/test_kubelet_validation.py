@@ -435,3 +435,18 @@ def test_reserved_cpus_next_to_a_reserved_cgroup_is_refused_with_the_cgroups_to_
 
 def test_reserved_cpus_with_both_reserved_cgroups_empty_is_accepted():
     assert problems(reservedSystemCPUs="0", systemReservedCgroup="", kubeReservedCgroup="") == []
+
+
+@pytest.mark.parametrize(
+    ("ids_per_pod", "expected"),
+    [
+        (1, ["userNamespaces.idsPerPod: invalid configuration: userNamespaces.idsPerPod must not be less than 65536"]),
+        (65537, ["userNamespaces.idsPerPod: invalid configuration: userNamespaces.idsPerPod must be a multiple of 65536"]),
+        (65536 * 65537, ["userNamespaces.idsPerPod: invalid configuration: userNamespaces.idsPerPod must not be more than 4294967295"]),
+        (65536, []),
+        (65536 * 65535, []),
+    ],
+)
+def test_user_namespaces_ids_per_pod(ids_per_pod, expected):
+    assert kubelet_validation_problems({"userNamespaces": {"idsPerPod": ids_per_pod}}) == expected
+    assert kubelet_validation_problems({"userNamespaces": {"idsPerPod": ids_per_pod}}, "1.31") == []  # no such field in 1.31
