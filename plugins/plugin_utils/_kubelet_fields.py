@@ -161,6 +161,11 @@ FIELD_TYPES: dict[str, str] = {
 
 KUBELET_CONFIGURATION_FIELDS: frozenset[str] = frozenset(FIELD_TYPES)
 
+# Fields of the newer types.go above that the kubelet v1.36.2 does not have: its lenient decoding drops them whatever
+# their value (checked on the real kubelet v1.36.2: `draManagerReconcilePeriod: "10"` starts), so their type is no
+# reason to refuse.
+NOT_DECODED_BY_V1_36 = frozenset({"draManagerReconcilePeriod"})
+
 _INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _DURATION_UNITS = ("ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h")
 
@@ -338,7 +343,7 @@ def field_type_problems(config, where=""):
             problems.append("%s%r: a field name must be a string, got %s" % (where, name, type_name(name)))
             continue
         kind = FIELD_TYPES.get(name)
-        if kind is None or value is None:
+        if kind is None or value is None or name in NOT_DECODED_BY_V1_36:
             continue
         if kind in _MAP_VALUES and isinstance(value, dict):
             for key, item in value.items():

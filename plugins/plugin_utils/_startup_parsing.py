@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 
+from ._config import KubeletConfigError
 from ._go_text import go_quote
+from ._kubelet_defaults import parse_go_duration
 from ._quantity import Quantity, QuantityError
 
 # pkg/kubelet/cm helpers.go ParseQOSReserved: only memory can be reserved for the QoS tiers.
@@ -196,3 +198,25 @@ def allowed_unsafe_sysctls_problems(config: dict) -> list[str]:
                 "only IPC (kernel.sem, kernel.shm*, kernel.msg*, fs.mqueue.*) and net.* sysctls can be allowed"
             )
     return problems
+
+
+def runtime_request_timeout_problems(config: dict) -> list[str]:
+    """A negative runtimeRequestTimeout is the deadline of every call to the container runtime, so the first one, when
+    the kubelet checks the runtime's API at start (cmd/kubelet/app/server.go run, "validate service connection"),
+    fails at once (checked on the real kubelet v1.36.2 with -1ns and -1s; 0s is accepted)."""
+    text = config.get("runtimeRequestTimeout")
+    if not isinstance(text, str):
+        return []  # another type is field_type_problems' to report
+    try:
+        timeout = parse_go_duration(text, "runtimeRequestTimeout")
+    except KubeletConfigError:
+        return []  # field_type_problems reports a string that is no duration
+    if timeout >= 0:
+        return []
+    endpoint = config.get("containerRuntimeEndpoint") or "unix:///run/containerd/containerd.sock"
+    return [
+        (
+            f"runtimeRequestTimeout: validate service connection: validate CRI v1 runtime API for endpoint {go_quote(str(endpoint))}: "
+            f"rpc error: code = DeadlineExceeded desc = context deadline exceeded; {text} is the deadline of every call to the runtime"
+        )
+    ]

@@ -50,6 +50,7 @@ from ._startup_parsing import (
     allowed_unsafe_sysctls_problems,
     container_log_max_size_problems,
     qos_reserved_problems,
+    runtime_request_timeout_problems,
     tls_problems,
 )
 from ._taints import register_with_taints_problems
@@ -323,6 +324,7 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     report.errors.extend(tls_problems(config, kubelet_version))
     report.errors.extend(container_log_max_size_problems(config))
     report.errors.extend(allowed_unsafe_sysctls_problems(config))
+    report.errors.extend(runtime_request_timeout_problems(config))
     report.errors.extend(logging_problems(config, kubelet_version))
     report.errors.extend(register_with_taints_problems(config))
     report.errors.extend(memory_capacity_problems(config, memory_capacity))

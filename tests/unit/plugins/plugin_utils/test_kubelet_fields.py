@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FIELD_TYPES, FLAG_FORMS, KUBELET_CONFIGURATION_FIELDS, go_duration_error
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import (
+    FIELD_TYPES,
+    FLAG_FORMS,
+    KUBELET_CONFIGURATION_FIELDS,
+    field_type_problems,
+    go_duration_error,
+)
 
 # The number of json tags extracted from types.go at 001332b0422071acf4860769f18e34b5e9b7c1bc (126) plus apiVersion and kind.
 FIELD_COUNT = 128
@@ -129,3 +135,9 @@ def test_the_type_table_covers_every_field_and_only_known_kinds():
 )
 def test_durations_as_go_parses_them(text, error):
     assert go_duration_error(text) == error
+
+
+def test_a_field_the_kubelet_v1_36_does_not_decode_is_not_type_checked():
+    # The kubelet v1.36.2 drops draManagerReconcilePeriod (lenient decoding) whatever its value.
+    assert field_type_problems({"draManagerReconcilePeriod": "10"}) == []
+    assert field_type_problems({"nodeStatusReportFrequency": 10}) != []

@@ -16,6 +16,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._startup_parsing impo
     container_log_max_size_problems,
     go_quote,
     qos_reserved_problems,
+    runtime_request_timeout_problems,
     tls_problems,
 )
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
@@ -148,3 +149,34 @@ def test_a_sysctl_the_kernel_does_not_namespace(pattern, name):
 )
 def test_a_sysctl_the_kubelet_allows(pattern):
     assert allowed_unsafe_sysctls_problems({"allowedUnsafeSysctls": [pattern]}) == []
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        (
+            {"runtimeRequestTimeout": "-1s"},
+            [
+                (
+                    'runtimeRequestTimeout: validate service connection: validate CRI v1 runtime API for endpoint "unix:///run/containerd/containerd.sock": '
+                    "rpc error: code = DeadlineExceeded desc = context deadline exceeded; -1s is the deadline of every call to the runtime"
+                )
+            ],
+        ),
+        (
+            {"runtimeRequestTimeout": "-1ns", "containerRuntimeEndpoint": "unix:///run/crio/crio.sock"},
+            [
+                (
+                    'runtimeRequestTimeout: validate service connection: validate CRI v1 runtime API for endpoint "unix:///run/crio/crio.sock": '
+                    "rpc error: code = DeadlineExceeded desc = context deadline exceeded; -1ns is the deadline of every call to the runtime"
+                )
+            ],
+        ),
+        ({"runtimeRequestTimeout": "0s"}, []),
+        ({"runtimeRequestTimeout": "2m"}, []),
+        ({"runtimeRequestTimeout": "-1"}, []),  # no duration: field_type_problems' to report
+        ({}, []),
+    ],
+)
+def test_runtime_request_timeout(config, expected):
+    assert runtime_request_timeout_problems(config) == expected
