@@ -29,6 +29,10 @@ BIN = os.path.dirname(sys.executable)
 MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 # Managed by a node group whose own user data part names the cluster (docs/eks.md); any instance type gives maxPods.
 EKS_CLASS = {"instance_type": "m5.4xlarge", "cluster_in_another_part": True}
+# nodeadm's base config sets systemReservedCgroup /system and kubeReservedCgroup /runtime, beside which upstream
+# validation.go refuses reservedSystemCPUs (the oracle's OpenShift build does not): on EKS the accepted neighbour
+# empties them, as the refusal says to.
+EKS_NEIGHBOURS = {"issue-reserved-system-cpus-one": {"systemReservedCgroup": "", "kubeReservedCgroup": ""}}
 FATAL = re.compile(r"^fatal: \[(?P<host>[^\]]+)\]: FAILED! => (?P<result>\{.*\})$", re.M)
 RECAP = re.compile(r"^(?P<host>\S+)\s+: ok=\d+\s+changed=(?P<changed>\d+)\s+unreachable=\d+\s+failed=(?P<failed>\d+)", re.M)
 EKS_CLASS_PROBLEM = re.compile(r"node_classes\[\d+\] \((?P<name>[a-z0-9-]+)\): ")
@@ -160,7 +164,7 @@ def refused_by_the_roles_plan(collections_root, tmp_path):
 def refused_by_eks_userdata(collections_root, tmp_path):
     output_dir = tmp_path / "eks"
     playbook = os.path.join(REPO, "playbooks", "eks_userdata.yml")
-    classes = [dict(EKS_CLASS, name=case.id, topology=topology(case), intent=intent(case)) for case in CASES]
+    classes = [dict(EKS_CLASS, name=case.id, topology=topology(case), intent=dict(intent(case), **EKS_NEIGHBOURS.get(case.id, {}))) for case in CASES]
     variables = tmp_path / "classes.yml"
     variables.write_text(yaml.safe_dump({"kubelet_numa_eks_node_classes": classes, "kubelet_numa_eks_output_dir": str(output_dir)}))
     rc, output = ansible_playbook(collections_root, tmp_path, playbook, None, "-c", "local", "-e", f"@{variables}")
