@@ -43,7 +43,7 @@ options:
         Karpenter); C(cluster_in_another_part) (AL2023 launch templates only: another user data part, a managed node
         group's, supplies the cluster);
         C(use_max_pods) (AL2 only, bootstrap.sh C(--use-max-pods), default true);
-        C(kubelet_version) (the AMI's kubelet version, quoted, such as C("1.33"): its rules judge the config, exact
+        C(kubelet_version) (the AMI's kubelet version, quoted, such as C('1.33'): its rules judge the config, exact
         for 1.31, 1.33 and 1.36, another minor judged by the nearest older of these with a warning; default 1.36)."
     type: list
     elements: dict

@@ -12,15 +12,16 @@ description:
   - Returns the config unchanged when the kubelet would accept it as its main config file; otherwise fails with
     every problem at once, each naming the field and quoting the kubelet's own error text where it has one.
   - Judges the config the kubelet would hold for this file, as the kubelet does - after its v1beta1 defaults and its
-    default C(evictionHard) (see M(numa.kubelet.effective_kubelet_config)) - so a rule that depends on a default
+    default C(evictionHard) (see P(numa.kubelet.effective_kubelet_config#filter)) - so a rule that depends on a default
     (the image GC thresholds, C(enforceNodeAllocatable) C([pods]) with C(cgroupsPerQOS), the C(serializeImagePulls)
     derived from C(maxParallelImagePulls)) decides on the value the kubelet uses. A value set explicitly is kept as written, even an empty
     one such as C(enforceNodeAllocatable) set to C([]).
-  - The kubelet's checks (reservedMemory limit types, zero and duplicate limits, int64 conversion, NUMA ids that
-    exist, the exact sum per memory type, a non-zero reservation under C(Static), policy names in their exact case,
-    a CPU reservation for the static CPU manager) and the ones it lacks (a node's reservation must fit in that node's
-    memory, C(reservedMemory) only with C(Static), hugepages refused with the reason, unknown top-level fields with a
-    suggestion, since the kubelet silently ignores a misspelled C(reservedMemroy)).
+  - The kubelet's checks, with its texts - its validation of the whole configuration (validation.go), the feature
+    gates it knows (locked, unknown, and the fields that need one), what it checks when it builds its CPU, memory and
+    topology managers (policy names and options, reservedMemory, the CPU reservation) and parses its eviction,
+    qosReserved, reservedSystemCPUs, logging, taint and TLS settings - and the ones it lacks (a node's reservation
+    must fit in that node's memory, C(reservedMemory) only with C(Static), hugepages refused with the reason, unknown
+    top-level fields with a suggestion, since the kubelet silently ignores a misspelled C(reservedMemroy)).
   - A C(Static) memory manager without C(topologyManagerPolicy) C(single-numa-node) or C(restricted) gives a warning.
 author:
   - numa.kubelet developers
