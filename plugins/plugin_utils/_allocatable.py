@@ -143,7 +143,7 @@ def memory_capacity_problems(config, memory_capacity=None):
     if reservation is None:
         return []
     capacity_quantity = Quantity.from_int(capacity, "BinarySI")
-    if not capacity_quantity < reservation.total:
+    if capacity_quantity >= reservation.total:
         return []
     return [
         (

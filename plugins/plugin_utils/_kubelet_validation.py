@@ -455,7 +455,7 @@ def _allowlist_pattern_problem(pattern: str) -> str | None:
 
 def _normalized_name(repository: str) -> str:
     """distribution/reference ParseNormalizedNamed(...).Name(): "busybox" is "docker.io/library/busybox"."""
-    first, _, rest = repository.partition("/")
+    first, _slash, rest = repository.partition("/")
     if not rest or ("." not in first and ":" not in first and first != "localhost" and first.lower() == first):
         first, rest = "docker.io", repository
     if first == "index.docker.io":
@@ -557,7 +557,7 @@ def _system_rules(view: _View, minor: str) -> list[str]:
     problems = []
     hidden = view.str("showHiddenMetricsForVersion")
     if hidden:
-        major, _, minor_number = minor.partition(".")
+        major, _dot, minor_number = minor.partition(".")
         previous = "%s.%d" % (major, int(minor_number) - 1)
         if hidden != previous:
             # component-base metrics ValidateShowHiddenMetricsVersionForKubeletBackwardCompatOnly, as v1.36.2 words it.

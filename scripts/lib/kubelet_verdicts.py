@@ -53,9 +53,10 @@ class Verdict:
         return {"source": case.source, "digest": case.digest(), "kubelet": self.kubelet, "verdict": self.verdict, "text": self.text}
 
 
-def oracle_script(environ=os.environ, repo: str = REPO) -> str:
+def oracle_script(environ=None, repo: str = REPO) -> str:
     """kubelet-check as noxfile.py's _kit finds it: $NUMA_KUBELET_ORACLE (the script or its directory), else
     ../shared/oracle beside the checkout."""
+    environ = os.environ if environ is None else environ
     path = os.path.realpath(environ.get(ORACLE_ENV) or os.path.join(repo, "..", "shared", "oracle"))
     return path if os.path.isfile(path) else os.path.join(path, "kubelet-check")
 
@@ -165,7 +166,8 @@ def record(data: dict, cases: list[Case], script: str, jobs: int = MAX_JOBS, run
     return problems
 
 
-def main(argv: list[str] | None = None, cases_dir: str = CASES_DIR, path: str = VERDICTS_FILE, runner=subprocess.run, environ=os.environ, sys_root="/") -> int:
+def main(argv: list[str] | None = None, cases_dir: str = CASES_DIR, path: str = VERDICTS_FILE, runner=subprocess.run, environ=None, sys_root="/") -> int:
+    environ = os.environ if environ is None else environ
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--random", type=int, help="how many random configurations (default: as recorded, else %d)" % DEFAULT_RANDOM)
     parser.add_argument("--seed", type=int, help="their seed (default: as recorded, else %d)" % DEFAULT_SEED)

@@ -81,7 +81,7 @@ def test_every_recorded_verdict_belongs_to_a_case_of_the_corpus():
     assert not orphans, f"verdicts of cases that no longer exist: {orphans}: {RERECORD}"
 
 
-@pytest.mark.parametrize("case", [case for case in CASES], ids=lambda case: case.id)
+@pytest.mark.parametrize("case", list(CASES), ids=lambda case: case.id)
 def test_the_cases_expectation_is_what_the_kubelet_did(case):
     entry = recorded(case)
     if entry["verdict"] == "UNDECIDABLE":
