@@ -31,8 +31,8 @@ from collections.abc import Callable, Mapping
 
 from ._config import KubeletConfigError
 from ._feature_gates import DEFAULT_KUBELET_VERSION, kubelet_minor, resolve_feature_gates
+from ._go_text import go_quote
 from ._kubelet_defaults import go_duration_string, parse_go_duration, set_defaults
-from ._manager_options import go_quote
 
 _MILLISECOND = 1_000_000
 _SECOND = 1000 * _MILLISECOND

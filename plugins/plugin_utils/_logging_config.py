@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ._config import KubeletConfigError, parse_quantity
 from ._feature_gates import gate_enabled
+from ._go_text import go_quote
 from ._kubelet_defaults import go_duration_string, parse_go_duration
-from ._startup_parsing import go_quote
 
 _INT32_MAX = 2**31 - 1
 _UINT32_MAX = 2**32 - 1

@@ -29,6 +29,7 @@ from ._config import (
     reserved_resource_list,
 )
 from ._feature_gates import gate_enabled
+from ._go_text import go_quote
 from ._quantity import DECIMAL_SI, Quantity
 
 ALPHA, BETA, STABLE = "alpha", "beta", "stable"
@@ -92,24 +93,6 @@ _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True"
 _GO_BOOLS.update({"0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False})
 _GO_INT = re.compile(r"[+-]?[0-9]+\Z")
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-_GO_ESCAPES = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v", '"': r"\"", "\\": r"\\"}
-
-
-def go_quote(text: str) -> str:
-    """Go's %q of a string (strconv.Quote) for the texts a config holds."""
-    out = []
-    for char in text:
-        if char in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[char])
-        elif char.isprintable():
-            out.append(char)
-        elif ord(char) < 0x80:
-            out.append(f"\\x{ord(char):02x}")
-        elif ord(char) <= 0xFFFF:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(f"\\U{ord(char):08x}")
-    return '"' + "".join(out) + '"'
 
 
 def go_parse_bool(text: str) -> bool:
