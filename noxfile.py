@@ -14,6 +14,7 @@ requirements-tools.txt's (ruff, pre-commit, ansible-runner, nox) for the tools. 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -184,8 +185,10 @@ def lablabs(session):
 @stage()
 def sanity(session):
     """ansible-test sanity (every test, no ignore file) on a copy in ansible_collections/numa/kubelet."""
-    # Outside any hidden directory: ansible-test skips every file below one.
-    copy = collection_copy(os.path.join(tempfile.gettempdir(), "numa-kubelet-sanity"))
+    # Outside any hidden directory: ansible-test skips every file below one. One copy per checkout, so that two
+    # checkouts (git worktrees) on one machine can run the stage at the same time.
+    checkout = hashlib.sha256(REPO.encode()).hexdigest()[:12]
+    copy = collection_copy(os.path.join(tempfile.gettempdir(), f"numa-kubelet-sanity-{checkout}"))
     session.run(os.path.join(VENV, "bin", "python"), os.path.join(REPO, "scripts", "lib", "offline_get_pip.py"))
     session.chdir(copy)
     session.run(os.path.join(VENV, "bin", "ansible-test"), "sanity", "--venv", "--python", "3.11", "--color", "no")
