@@ -27,7 +27,8 @@ from kits import kit_script
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._allocatable import memory_reservation
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config
-from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import EksUserDataError, mime_user_data, render_node_classes
+from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_al2023 import mime_user_data
+from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import EksUserDataError, render_node_classes
 from ansible_collections.numa.kubelet.tests.oracle.test_real_kubelet import (
     KubeletInputs,
     Oracle,
@@ -36,7 +37,7 @@ from ansible_collections.numa.kubelet.tests.oracle.test_real_kubelet import (
     require_verdict,
 )
 from ansible_collections.numa.kubelet.tests.playbooks.test_eks_userdata_playbook import eks_userdata, example_node_classes
-from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_eks_userdata import CA, CLUSTER, KARPENTER_SPEC, STATIC
+from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.eks_node_classes import CA, CLUSTER, KARPENTER_SPEC, STATIC
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_plan_nodeadm import (
     BASE,
     BASE_CONFIG,

@@ -38,7 +38,8 @@ import pytest
 import yaml
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config, merge_patch
-from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import nodeconfig_parts, render_node_classes
+from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_al2023 import nodeconfig_parts
+from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import render_node_classes
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import sys
 
 import yaml
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import nodeconfig_parts
+from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_al2023 import nodeconfig_parts
 from ansible_collections.numa.kubelet.tests.playbooks.test_through_ansible import BIN, REPO, run
 
 PLAYBOOK = os.path.join(REPO, "playbooks", "eks_userdata.yml")
