@@ -59,8 +59,9 @@ def numa_nodes_from(value):
                     ]
                 )
             node_id, memory = item.get("id"), item.get("memory_bytes")
-            if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
-                raise KubeletConfigError(["numa_nodes[%d].memory_bytes: %r must be a positive integer number of bytes" % (index, memory)])
+            # 0 is a memoryless NUMA node (CPUs only): numa_facts reports it so, and no share may land on it.
+            if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 0):
+                raise KubeletConfigError(["numa_nodes[%d].memory_bytes: %r must be a non-negative integer number of bytes" % (index, memory)])
             cpus = item.get("cpus")
             if cpus is not None and (not isinstance(cpus, list) or any(isinstance(cpu, bool) or not isinstance(cpu, int) or cpu < 0 for cpu in cpus)):
                 raise KubeletConfigError(
@@ -232,7 +233,14 @@ def reserved_memory(config, numa_nodes, split="even", memory_capacity=None):
     if not isinstance(config, dict):
         raise KubeletConfigError(["kubelet config: must be a mapping of KubeletConfiguration fields, got %s" % type(config).__name__])
     nodes = numa_nodes_from(numa_nodes)
-    reservation = memory_reservation(config, memory_capacity)
+    return split_reservation(memory_reservation(config, memory_capacity), nodes, split)
+
+
+def split_reservation(reservation, nodes, split="even"):
+    """reserved_memory's spreading of a computed reservation over NumaNodes sorted by id (numa_nodes_from).
+
+    The boot-time program (_boot_split) calls this very function on the node, so a node decides what the engine decides.
+    """
     total = reservation.total
     if isinstance(split, dict):
         return _explicit(split, total, reservation, nodes)
