@@ -116,10 +116,8 @@ def test_changed_split_later_in_the_same_boot_is_refused_loudly(tmp_path, monkey
     code, out, err = node.start(capsys)
     assert (code, out, node.written()) == (1, "", before)
     assert (node.kubelet_root / CHECKPOINT).exists()
-    assert (
-        f"{PROGRAM}: refused: the split changed to NUMA node 0: 1565Mi after the kubelet started in this boot: drain the node, delete {node.kubelet_root / CHECKPOINT}"
-        in err
-    )
+    checkpoint = node.kubelet_root / CHECKPOINT
+    assert f"{PROGRAM}: refused: the split changed to NUMA node 0: 1565Mi after the kubelet started in this boot: drain the node, delete {checkpoint}" in err
     assert err.endswith(f"{PROGRAM}: refused: the kubelet is not started\n")
     # The upstream procedure: with the checkpoint gone, the same start goes through.
     (node.kubelet_root / CHECKPOINT).unlink()
