@@ -16,6 +16,9 @@ the user's fragment alone.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError, lookalike_hint
 from ._discovery import paths_to_read
 from ._effective import parse_kubelet_flags
@@ -137,8 +140,8 @@ def plan_host(variables, facts):
     if problems:
         raise PlanError(problems)
     # The kubelet's version the user gives wins over the platform's (RKE2's and k3s's releases tell theirs).
-    kubelet_version = kubelet_version or layout.kubelet_version
-    plan = _finish(layout, facts.get("directories") or [], files, intent, split, nodes, capacity, root_dir, platform, kubelet_version, problems)
+    host = _Host(platform, intent, split, root_dir, kubelet_version or layout.kubelet_version, nodes, capacity, files, facts.get("directories") or [])
+    plan = _finish(layout, host, problems)
     state = (facts.get("unit_states") or {}).get(plan["unit"])
     plan["unit_state"] = state
     # Handed over (lablabs.rke2), the other tool installs and starts the unit itself, after this plan.
@@ -180,34 +183,48 @@ def _write_conflicts(plan, files, node_directories):
     return problems
 
 
-def _finish(layout, node_directories, files, intent, split, nodes, capacity, root_dir, platform, kubelet_version, problems):
-    settings, layers = _compute(layout.layers_for, intent, split, nodes, capacity, problems)
+@dataclass(frozen=True)
+class _Host:
+    """What plan_host read and checked of one host, for _finish."""
+
+    platform: str
+    intent: dict[str, Any]
+    split: Any
+    root_dir: str
+    kubelet_version: str | None
+    nodes: list[dict[str, Any]]
+    capacity: Any
+    files: dict[str, str | None]
+    node_directories: list[str]
+
+
+def _restart_kind(before, effective, capacity, state_text, expected):
+    """(restart, reset_cpu_manager_state): "reset" when the memory or CPU manager's inputs changed or the live
+    memory_manager_state is not what the plan expects, "restart" when anything else changed, else "none"."""
+    memory_changed, cpu_changed = manager_changes(before, effective, capacity)
+    if memory_changed or cpu_changed:
+        return "reset", cpu_changed
+    if state_text is not None and state_problems(state_text, expected):
+        return "reset", False
+    return ("restart" if before != effective else "none"), False
+
+
+def _finish(layout, host: _Host, problems: list[str]):
+    settings, layers = _compute(layout.layers_for, host.intent, host.split, host.nodes, host.capacity, problems)
     if layers is None:
         raise PlanError(problems)
     _overrides_of_ours(layers, set(settings), problems)
     effective = layers.effective()
-    report = check_kubelet_config(effective, nodes, capacity, kubelet_version)
+    report = check_kubelet_config(effective, host.nodes, host.capacity, host.kubelet_version)
     problems.extend(report.errors)
     if problems:
         raise PlanError(problems)
     before = layout.before.effective()
     reserved = settings.get("reservedMemory") or []
-    policy = effective.get("memoryManagerPolicy") or "None"
-    shares = expected_state(reserved)
-    restart = "none"
-    reset_cpu = False
-    memory_changed, cpu_changed = manager_changes(before, effective, capacity)
-    if memory_changed or cpu_changed:
-        restart = "reset"
-        reset_cpu = cpu_changed
-    elif before != effective:
-        restart = "restart"
-    expected = {"policyName": policy, "systemReserved": shares}
-    state_text = files.get(root_dir + "/memory_manager_state")
-    if state_text is not None and state_problems(state_text, expected):
-        restart = "reset"
+    expected = {"policyName": effective.get("memoryManagerPolicy") or "None", "systemReserved": expected_state(reserved)}
+    restart, reset_cpu = _restart_kind(before, effective, host.capacity, host.files.get(host.root_dir + "/memory_manager_state"), expected)
     warnings = report.warnings + list(layout.warnings or [])
-    handed_over, restart_held, hand_over_warnings = layout.hand_over(settings, before, effective, capacity) if layout.hand_over else (None, False, [])
+    handed_over, restart_held, hand_over_warnings = layout.hand_over(settings, before, effective, host.capacity) if layout.hand_over else (None, False, [])
     if problems:
         raise PlanError(problems)
     if restart_held:
@@ -220,22 +237,22 @@ def _finish(layout, node_directories, files, intent, split, nodes, capacity, roo
         plan[layout.report_key] = dict(layout.report or {})
     plan.update(
         {
-            "platform": platform,
-            "numa_nodes": [node["id"] for node in nodes],
+            "platform": host.platform,
+            "numa_nodes": [node["id"] for node in host.nodes],
             "reserved_memory": reserved,
             "kubelet_config": effective,
             "kubelet_inputs": layers.describe(),
-            "root_dir": root_dir,
+            "root_dir": host.root_dir,
             "restart": restart,
             "reset_cpu_manager_state": reset_cpu,
             "expected_state": expected,
-            "manager_inputs": {"planned": manager_inputs_digest(effective, capacity), "current": manager_inputs_digest(before, capacity)},
+            "manager_inputs": {"planned": manager_inputs_digest(effective, host.capacity), "current": manager_inputs_digest(before, host.capacity)},
             "health_url": _health_url(effective),
             "warnings": warnings,
         }
     )
-    plan["files"] = [_file_entry(entry, settings, files) for entry in plan["files"]]
-    problems.extend(_write_conflicts(plan, files, node_directories))
+    plan["files"] = [_file_entry(entry, settings, host.files) for entry in plan["files"]]
+    problems.extend(_write_conflicts(plan, host.files, host.node_directories))
     if problems:
         raise PlanError(problems)
     if layout.report_for is not None:

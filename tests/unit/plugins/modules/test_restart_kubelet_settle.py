@@ -17,8 +17,10 @@ import time
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.modules import restart_kubelet
-from ansible_collections.numa.kubelet.plugins.modules.restart_kubelet import Transaction
+from ansible_collections.numa.kubelet.plugins.module_utils._restart import _node
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._detach import RunPaths
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._report import wait_for_report
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._transaction import Transaction
 
 
 class FakeUnit:
@@ -77,8 +79,8 @@ def _params(**extra):
 @pytest.fixture
 def unit(monkeypatch):
     fake = FakeUnit()
-    monkeypatch.setattr(restart_kubelet, "systemctl", fake.systemctl)
-    monkeypatch.setattr(restart_kubelet, "unit_show", fake.show)
+    monkeypatch.setattr(_node, "systemctl", fake.systemctl)
+    monkeypatch.setattr(_node, "unit_show", fake.show)
     monkeypatch.setattr(Transaction, "journal_error", lambda self: 'E1127 kubelet.go:1] "Failed to start ContainerManager"')
     return fake
 
@@ -146,12 +148,11 @@ def test_a_caller_can_take_the_report_of_a_kubelet_that_is_up(tmp_path):
     path = tmp_path / "kubelet.service.transaction.json"
     _report(path, settled=False, settling_until="2026-11-27T02:31:04.512Z")
     with pytest.raises(Exited) as ended:
-        restart_kubelet.wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=False), str(path), "t1", [])
+        wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=False), RunPaths("kubelet.service", str(tmp_path)), "t1", [])
     assert ended.value.args[0]["settled"] is False and not ended.value.args[0]["failed"] and ended.value.args[0]["token"] == "t1"
 
 
 def test_a_caller_that_needs_the_verdict_waits_for_the_transaction_to_end(tmp_path, monkeypatch):
-    monkeypatch.setattr(restart_kubelet, "RUN_DIR", str(tmp_path))
     path = tmp_path / "kubelet.service.transaction.json"
     _report(path, settled=False, settling_until="2026-11-27T02:31:04.512Z")
     # The transaction holds its lock while the kubelet settles, and writes its verdict before it lets go.
@@ -167,7 +168,7 @@ def test_a_caller_that_needs_the_verdict_waits_for_the_transaction_to_end(tmp_pa
     thread.start()
     try:
         with pytest.raises(Exited) as ended:
-            restart_kubelet.wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=True), str(path), "t1", [])
+            wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=True), RunPaths("kubelet.service", str(tmp_path)), "t1", [])
     finally:
         thread.join()
     result = ended.value.args[0]
@@ -175,11 +176,10 @@ def test_a_caller_that_needs_the_verdict_waits_for_the_transaction_to_end(tmp_pa
 
 
 def test_a_transaction_killed_while_it_settled_is_no_verdict(tmp_path, monkeypatch):
-    monkeypatch.setattr(restart_kubelet, "RUN_DIR", str(tmp_path))
     path = tmp_path / "kubelet.service.transaction.json"
     _report(path, settled=False, settling_until="2026-11-27T02:31:04.512Z", msg="kubelet.service is up with the new config")
     with pytest.raises(Exited) as ended:
-        restart_kubelet.wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=True), str(path), "t1", [])
+        wait_for_report(FakeModule(), _params(only_report=True, token="t1", settled=True), RunPaths("kubelet.service", str(tmp_path)), "t1", [])
     assert ended.value.args[0]["failed"] and "ended without its final verdict" in ended.value.args[0]["msg"]
 
 
@@ -211,8 +211,8 @@ class QueuedStartUnit(FakeUnit):
 @pytest.mark.parametrize("reset", [True, False], ids=["reset: the kubelet is stopped meanwhile", "restart: the old kubelet runs meanwhile"])
 def test_a_start_through_another_unit_is_awaited_until_systemd_runs_it(monkeypatch, reset):
     queued = QueuedStartUnit(delay=0.6)
-    monkeypatch.setattr(restart_kubelet, "systemctl", queued.systemctl)
-    monkeypatch.setattr(restart_kubelet, "unit_show", queued.show)
+    monkeypatch.setattr(_node, "systemctl", queued.systemctl)
+    monkeypatch.setattr(_node, "unit_show", queued.show)
     old_pid = queued.state["MainPID"]
     result = Transaction(_params(start_unit="nodeadm-run.service", reset=reset, settle=0)).run()
     # Neither "inactive (dead) after its start" from the stopped unit, nor the old process taken for the new one.
@@ -227,7 +227,7 @@ def test_a_direct_start_that_leaves_the_unit_inactive_fails_at_once(unit, monkey
         unit.state.update(ActiveState="inactive", SubState="dead", MainPID="0")
         return ""
 
-    monkeypatch.setattr(restart_kubelet, "systemctl", start_that_dies)
+    monkeypatch.setattr(_node, "systemctl", start_that_dies)
     began = time.monotonic()
     result = Transaction(_params(health_timeout=30, settle=0)).run()
     assert result["failed"] and time.monotonic() - began < 10
