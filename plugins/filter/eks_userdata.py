@@ -43,6 +43,12 @@ options:
         Karpenter); C(cluster_in_another_part) (AL2023 launch templates only: another user data part, a managed node
         group's, supplies the cluster);
         C(use_max_pods) (AL2 only, bootstrap.sh C(--use-max-pods), default true);
+        C(instance_types) (AL2023 only, instead of C(instance_type) and C(topology): every instance type the class may
+        launch, a NodePool's C(node.kubernetes.io/instance-type) values, mapped to its topology; each is planned, and
+        types that need different C(reservedMemory) are refused, by name, unless C(boot_split));
+        C(boot_split) (AL2023 only, default false: the user data carries no C(reservedMemory) but a
+        C(text/x-shellscript) part installing C(numa-kubelet-boot-split), which writes the split of the node it runs
+        on at every kubelet start, the engine's own split code, and fails closed);
         C(kubelet_version) (the AMI's kubelet version, quoted, such as C('1.33'): its rules judge the config, exact
         for 1.31, 1.33 and 1.36, another minor judged by the nearest older of these with a warning; default 1.36)."
     type: list

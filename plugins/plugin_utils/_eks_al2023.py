@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ._allocatable import memory_reservation
+from ._boot_split_bundle import SHELLSCRIPT_CONTENT_TYPE
 from ._config import KubeletConfigError
 from ._eks_karpenter import KarpenterAmi, conflicts, ec2nodeclass, karpenter_inputs, reservation_view
 from ._eks_node_class import header_comment, percentage_memory_problems, yaml_text
@@ -40,11 +41,13 @@ _AL2023_NODE = {
 _USER_DATA_PART = "10-user-data"
 
 
-def mime_user_data(nodeconfig: dict, header: str | None = None) -> str:
-    """The MIME multi-part user data with one application/node.eks.aws part; the header goes in the preamble."""
+def mime_user_data(nodeconfig: dict, header: str | None = None, script: str | None = None) -> str:
+    """The MIME multi-part user data with one application/node.eks.aws part; the header goes in the preamble. A script
+    (the boot-time split's installer, _eks_boot_split) comes first, as a text/x-shellscript part."""
     preamble = header_comment(header) + "\n" if header else ""
+    shell = f"--{MIME_BOUNDARY}\nContent-Type: {SHELLSCRIPT_CONTENT_TYPE}\n\n{script}" if script else ""
     return (
-        f'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="{MIME_BOUNDARY}"\n\n{preamble}--{MIME_BOUNDARY}\n'
+        f'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="{MIME_BOUNDARY}"\n\n{preamble}{shell}--{MIME_BOUNDARY}\n'
         f"Content-Type: {NODECONFIG_CONTENT_TYPE}\n\n---\n{yaml_text(nodeconfig)}--{MIME_BOUNDARY}--\n"
     )
 

@@ -35,6 +35,8 @@ NODE_CLASS_KEYS = (
     "cluster_in_another_part",
     "use_max_pods",
     "kubelet_version",
+    "instance_types",
+    "boot_split",
 )
 _NAME = re.compile(r"^[a-z0-9]([-.a-z0-9]{0,61}[a-z0-9])?$")
 

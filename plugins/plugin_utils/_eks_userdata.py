@@ -15,7 +15,9 @@ from typing import Any
 from ._allocatable import memory_reservation
 from ._config import plain_data
 from ._eks_al2 import al2_class_problems, render_al2
-from ._eks_al2023 import al2023_class_problems, al2023_karpenter_inputs, render_al2023
+from ._eks_al2023 import al2023_class_problems, al2023_karpenter_inputs, mime_user_data, render_al2023
+from ._eks_boot_split import BOOT_SPLIT_KEYS, boot_split_problems, render_types, single_type_classes
+from ._eks_karpenter import ec2nodeclass
 from ._eks_node_class import AMI_FAMILIES, EksUserDataError, class_max_pods, class_path, identity_problems, shape_problems
 
 
@@ -29,15 +31,18 @@ def _class_problems(node_class: Any, path: str, taken: set) -> list[str]:
     family = node_class.get("ami_family", "AL2023") if isinstance(node_class, dict) else None
     if family not in AMI_FAMILIES:
         return problems
-    shape = shape_problems(node_class, path)
+    boot_split = boot_split_problems(node_class, path, family)
+    if boot_split:
+        return problems + boot_split
+    shape = next(filter(None, (shape_problems(single, path) for _name, single in single_type_classes(node_class))), [])
     return problems + (shape or _family_class_problems(node_class, path, family))
 
 
 def _render_class(node_class: dict, path: str, header: str | None) -> tuple[dict | None, list[str]]:
     """({"files", "details"}, []) of one checked class, or (None, problems)."""
     name, family = node_class["name"], node_class.get("ami_family", "AL2023")
-    pods, problems = class_max_pods(node_class, path)
     if family == "AL2":
+        pods, problems = class_max_pods(node_class, path)
         if pods is None:
             return None, problems
         rendered, problems = render_al2(node_class, name, path, pods, header)
@@ -45,13 +50,28 @@ def _render_class(node_class: dict, path: str, header: str | None) -> tuple[dict
             rendered["details"] = dict(rendered["details"], ami_family=family, max_pods=pods)
             rendered["details"]["reservation"] = str(memory_reservation(rendered["details"]["kubelet_config"]).total)
         return rendered, problems
+    if any(key in node_class for key in BOOT_SPLIT_KEYS):
+        _kubelet, spec, _problems = al2023_karpenter_inputs(node_class, path)
+        return render_types(
+            node_class,
+            path,
+            lambda single, single_path: _render_al2023_class(single, single_path, header),
+            lambda nodeconfig, script: mime_user_data(nodeconfig, header, script),
+            lambda karpenter_kubelet, user_data: ec2nodeclass(name, spec, karpenter_kubelet, user_data, header),
+        )
+    return _render_al2023_class(node_class, path, header)
+
+
+def _render_al2023_class(node_class: dict, path: str, header: str | None) -> tuple[dict | None, list[str]]:
+    """One AL2023 class of one instance type."""
+    pods, problems = class_max_pods(node_class, path)
     karpenter_kubelet, spec, karpenter_problems = al2023_karpenter_inputs(node_class, path)
     problems += karpenter_problems
     if pods is None or karpenter_kubelet is None or problems:
         return None, problems
-    rendered, problems = render_al2023(node_class, name, path, pods, (karpenter_kubelet, spec), header)
+    rendered, problems = render_al2023(node_class, node_class["name"], path, pods, (karpenter_kubelet, spec), header)
     if rendered is not None:
-        rendered["details"] = dict(rendered["details"], ami_family=family, max_pods=pods)
+        rendered["details"] = dict(rendered["details"], ami_family="AL2023", max_pods=pods)
     return rendered, problems
 
 
