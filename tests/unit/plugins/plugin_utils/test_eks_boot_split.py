@@ -26,11 +26,11 @@ MIXED = {"m5.xlarge": ONE_NODE, "m5.2xlarge": copy.deepcopy(TWO_NODES), "m5.4xla
 PINNED = {"kubeReserved": {"memory": "1948Mi"}}
 
 
-def mixed_class(boot_split=True, kubelet=PINNED, types=MIXED, **overrides):
-    single = karpenter_class(kubelet=copy.deepcopy(kubelet))
+def mixed_class(boot_split=True, kubelet=None, types=None, **overrides):
+    single = karpenter_class(kubelet=copy.deepcopy(PINNED if kubelet is None else kubelet))
     for key in ("instance_type", "topology"):
         single.pop(key)
-    return dict(single, instance_types=copy.deepcopy(types), boot_split=boot_split, **overrides)
+    return dict(single, instance_types=copy.deepcopy(MIXED if types is None else types), boot_split=boot_split, **overrides)
 
 
 def parts(user_data):
