@@ -189,19 +189,19 @@ def _document(value, what):
     return value
 
 
-def effective_kubelet_config(main=None, dropins=(), flags=()):
-    """The config the kubelet runs with, defaults included.
+def effective_kubelet_config(main=None, dropins=(), flags=(), kubelet_version=None):
+    """The config the kubelet runs with, defaults included (those of kubelet_version: None is 1.36; _kubelet_defaults).
 
     main: the --config file as a dict, or None when the kubelet gets no --config (all defaults);
     dropins: the --config-dir documents in the order the kubelet reads them (lexical order of their file names);
     flags: kubelet command-line words; --config/--config-dir among them are ignored here (the caller reads those files).
     """
-    config = set_defaults({}) if main is None else apply_defaults(_document(main, "main config"))
+    config = set_defaults({}, kubelet_version) if main is None else apply_defaults(_document(main, "main config"), kubelet_version)
     if isinstance(dropins, (str, dict)) or not isinstance(dropins, (list, tuple)):
         raise KubeletConfigError(["dropins: %r must be a list of KubeletConfiguration documents" % (dropins,)])
     if dropins:
         config = {key: value for key, value in config.items() if value not in ({}, [])}
         for index, dropin in enumerate(dropins):
             config = merge_patch(config, _document(dropin, "dropins[%d]" % index))
-        config = set_defaults(config)
+        config = set_defaults(config, kubelet_version)
     return apply_flag_overrides(config, parse_kubelet_flags(flags).overrides)

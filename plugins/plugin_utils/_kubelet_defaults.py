@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from ._config import API_VERSION, KIND, KubeletConfigError
 from ._feature_gates import FEATURE_GATES_SOURCE, gate_enabled, gate_table
+from ._kubelet_fields import checked_minor, fields_unknown_to
 
 KUBELET_DEFAULTS_SOURCE = (
     "kubernetes/kubernetes v1.36 (https://github.com/kubernetes/kubernetes/tree/v1.36.2): "
@@ -76,6 +77,19 @@ _DEFAULT_MEMORY_THROTTLING_FACTOR = 0.9
 _MAX_CONTAINER_BACK_OFF = 300 * _SECOND
 _DEFAULT_NODE_ALLOCATABLE_ENFORCEMENT = ("pods",)
 _LOG_FLUSH_FREQ_DEFAULT = 5 * _SECOND  # component-base logs/api/v1 LogFlushFreqDefault
+
+# How the defaulting of the older checked kubelets differs from v1.36's (pkg/kubelet/apis/config/v1beta1/defaults.go
+# SetDefaults_KubeletConfiguration at the release tags, https://github.com/kubernetes/kubernetes/blob/v1.31.14/...,
+# v1.33.13/..., v1.36.2/...):
+# - no default for a field the version does not know (_kubelet_fields.FIELDS_UNKNOWN_TO): memoryReservationPolicy
+#   (v1.36), mergeDefaultEvictionSettings (v1.33, PR #127577), crashLoopBackOff (v1.32);
+# - the gated defaults follow that version's gates: KubeletCrashLoopBackOffMax and KubeletEnsureSecretPulledImages
+#   are alpha and off in v1.33, so a v1.33 kubelet defaults neither crashLoopBackOff.maxContainerRestartPeriod nor
+#   imagePullCredentialsVerificationPolicy, and refuses them when written (checked on the real kubelet v1.33.13:
+#   tests/oracle/cases/field_versions.yml);
+# - failCgroupV1 defaults to false before v1.35 (kubernetes PR #134298, KEP-5573, made it true in v1.35).
+KUBELET_DEFAULTS_BY_VERSION = ("1.31", "1.33", "1.36")
+_FAIL_CGROUP_V1_DEFAULT = {"1.31": False, "1.33": False, "1.36": True}
 
 
 def go_duration_string(nanoseconds: int) -> str:
@@ -227,17 +241,17 @@ def _bool_value(parent, field, path):
     return value
 
 
-def _gate_enabled(config, name):
-    """localFeatureGate.Enabled(name) for the v1.36 gates merged with the config's featureGates (_feature_gates)."""
+def _gate_enabled(config, name, kubelet_version):
+    """localFeatureGate.Enabled(name) for that version's gates merged with the config's featureGates (_feature_gates)."""
     gates = config.get("featureGates")
     if gates is None:
         gates = {}
     if not isinstance(gates, dict):
         raise KubeletConfigError(["featureGates: must be a mapping, got %s %r" % (type(gates).__name__, gates)])
     # The entries that decide this gate must decode as booleans (the kubelet's decoding refuses anything else).
-    for key in (name, "All" + gate_table()[name].stage):
+    for key in (name, "All" + gate_table(kubelet_version)[name].stage):
         _bool_value(gates, key, "featureGates.%s" % key)
-    return gate_enabled(gates, name)
+    return gate_enabled(gates, name, kubelet_version)
 
 
 def _set_logging_defaults(config):
@@ -265,11 +279,11 @@ def _set_logging_defaults(config):
         _set_if_nil(routing, "infoBufferSize", "0")
 
 
-def merge_default_eviction_settings(config: dict) -> dict:
+def merge_default_eviction_settings(config: dict, kubelet_version: str | None = None) -> dict:
     """server.go loadConfigFile's evictionHard step, on a NEW dict (the input is not changed).
 
-    evictionHard absent or null: DefaultEvictionHard. Otherwise, with mergeDefaultEvictionSettings true, every
-    default signal the map lacks is added; the user's own thresholds win. Nothing else is merged.
+    evictionHard absent or null: DefaultEvictionHard. Otherwise, with mergeDefaultEvictionSettings true (a field from
+    kubelet 1.33 on), every default signal the map lacks is added; the user's own thresholds win. Nothing else is merged.
     """
     if not isinstance(config, dict):
         raise KubeletConfigError(["the kubelet configuration must be a mapping, got %s" % type(config).__name__])
@@ -279,33 +293,42 @@ def merge_default_eviction_settings(config: dict) -> dict:
         result["evictionHard"] = dict(DEFAULT_EVICTION_HARD)
     elif not isinstance(hard, dict):
         raise KubeletConfigError(["evictionHard: must be a mapping, got %s %r" % (type(hard).__name__, hard)])
-    elif _bool_value(result, "mergeDefaultEvictionSettings", "mergeDefaultEvictionSettings"):
+    elif "mergeDefaultEvictionSettings" not in fields_unknown_to(kubelet_version) and _bool_value(
+        result, "mergeDefaultEvictionSettings", "mergeDefaultEvictionSettings"
+    ):
         for signal, threshold in DEFAULT_EVICTION_HARD.items():
             hard.setdefault(signal, threshold)
     return result
 
 
-def apply_defaults(config: dict) -> dict:
-    """The main --config file as the kubelet holds it after decoding, v1beta1 defaulting and loadConfigFile.
+def apply_defaults(config: dict, kubelet_version: str | None = None) -> dict:
+    """The main --config file as the kubelet of kubelet_version (None: 1.36) holds it after decoding, v1beta1
+    defaulting and loadConfigFile.
 
     Returns a new dict; the input is not changed. apiVersion and kind are added when missing.
     """
-    return merge_default_eviction_settings(set_defaults(config))
+    return merge_default_eviction_settings(set_defaults(config, kubelet_version), kubelet_version)
 
 
-def set_defaults(config: dict) -> dict:
+def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     """SetDefaults_KubeletConfiguration alone, on a new dict: what a kubelet without --config starts from, and what
     mergeKubeletConfigurations re-applies after the drop-ins (neither runs loadConfigFile's evictionHard step).
+
+    kubelet_version (None: 1.36; else judged as _kubelet_fields.checked_minor) chooses that kubelet's defaulting
+    (KUBELET_DEFAULTS_BY_VERSION): its feature gates, and no default for a field it does not know. Such a field is
+    left as written (the kubelet drops it when decoding; _validation warns about it).
     """
     if not isinstance(config, dict):
         raise KubeletConfigError(["the kubelet configuration must be a mapping, got %s" % type(config).__name__])
+    version = checked_minor(kubelet_version) or checked_minor()
+    unknown = fields_unknown_to(version)
     obj = _copy_tree(config)
     _set_if_nil(obj, "apiVersion", API_VERSION)
     _set_if_nil(obj, "kind", KIND)
 
     # Read before any defaulting, as SetDefaults builds localFeatureGate first.
-    crash_loop_back_off_max = _gate_enabled(obj, "KubeletCrashLoopBackOffMax")
-    ensure_secret_pulled_images = _gate_enabled(obj, "KubeletEnsureSecretPulledImages")
+    crash_loop_back_off_max = "crashLoopBackOff" not in unknown and _gate_enabled(obj, "KubeletCrashLoopBackOffMax", version)
+    ensure_secret_pulled_images = "imagePullCredentialsVerificationPolicy" not in unknown and _gate_enabled(obj, "KubeletEnsureSecretPulledImages", version)
 
     # SetDefaults_KubeletConfiguration, in source order.
     _set_if_nil(obj, "enableServer", True)
@@ -373,7 +396,8 @@ def set_defaults(config: dict) -> dict:
         parallel = _int_value(obj, "maxParallelImagePulls", "maxParallelImagePulls")
         obj["serializeImagePulls"] = parallel is None or parallel < 2
     _set_duration_if_zero(obj, "evictionPressureTransitionPeriod", "evictionPressureTransitionPeriod", 5 * _MINUTE)
-    _set_if_nil(obj, "mergeDefaultEvictionSettings", False)
+    if "mergeDefaultEvictionSettings" not in unknown:
+        _set_if_nil(obj, "mergeDefaultEvictionSettings", False)
     _set_if_nil(obj, "enableControllerAttachDetach", True)
     _set_if_nil(obj, "makeIPTablesUtilChains", True)
     _set_if_nil(obj, "iptablesMasqueradeBit", _DEFAULT_IPTABLES_MASQUERADE_BIT)
@@ -392,18 +416,62 @@ def set_defaults(config: dict) -> dict:
     _set_if_nil(obj, "enableProfilingHandler", True)
     _set_if_nil(obj, "enableDebugFlagsHandler", True)
     _set_if_nil(obj, "seccompDefault", False)
-    _set_if_nil(obj, "failCgroupV1", True)  # true since v1.35; the v1.36.2 oracle prints --fail-cgroupv1="true"
+    _set_if_nil(obj, "failCgroupV1", _FAIL_CGROUP_V1_DEFAULT[version])
     _set_if_nil(obj, "memoryThrottlingFactor", _DEFAULT_MEMORY_THROTTLING_FACTOR)  # v1.37 stops defaulting it
     # New in v1.36 and not gated (the oracle shows "None" with MemoryQoS and AllBeta off); see the module source note.
-    _set_if_empty_string(obj, "memoryReservationPolicy", "None")
+    if "memoryReservationPolicy" not in unknown:
+        _set_if_empty_string(obj, "memoryReservationPolicy", "None")
     _set_if_nil(obj, "registerNode", True)
     _set_if_nil(obj, "localStorageCapacityIsolation", True)
     _set_if_empty_string(obj, "containerRuntimeEndpoint", "unix:///run/containerd/containerd.sock")
     _set_if_empty_string(obj, "podLogsDir", _DEFAULT_POD_LOGS_DIR)
-    if crash_loop_back_off_max:  # KubeletCrashLoopBackOffMax: beta, on by default in v1.36
+    if crash_loop_back_off_max:  # KubeletCrashLoopBackOffMax: beta, on by default in v1.36; alpha, off in v1.33
         crash_loop = _struct(obj, "crashLoopBackOff", "crashLoopBackOff")
         _set_if_nil(crash_loop, "maxContainerRestartPeriod", go_duration_string(_MAX_CONTAINER_BACK_OFF))
-    if ensure_secret_pulled_images:  # KubeletEnsureSecretPulledImages: beta, on by default in v1.36
+    if ensure_secret_pulled_images:  # KubeletEnsureSecretPulledImages: beta, on by default in v1.36; alpha, off in v1.33
         _set_if_empty_string(obj, "imagePullCredentialsVerificationPolicy", "NeverVerifyPreloadedImages")
 
     return obj
+
+
+def as_defaulted_for(config: dict, defaulted_by: str | None, kubelet_version: str | None) -> dict:
+    """config, which the defaulting of kubelet defaulted_by made, as the defaulting of kubelet_version would have made it:
+    a value equal to defaulted_by's default where kubelet_version's differs becomes kubelet_version's, or goes when that
+    kubelet sets none (a v1.36 effective config judged for v1.33 loses v1.36's imagePullCredentialsVerificationPolicy).
+
+    A value the user wrote that happens to equal such a default is read as the default: only the raw config tells them
+    apart (set_defaults(config, kubelet_version) is then exact). Versions are judged as _kubelet_fields.checked_minor.
+    """
+    source, target = checked_minor(defaulted_by), checked_minor(kubelet_version)
+    if source is None or target is None or source == target or not isinstance(config, dict):
+        return config
+    gates = config.get("featureGates")
+    seed = {"featureGates": gates} if isinstance(gates, dict) else {}
+    try:
+        theirs, ours = set_defaults(seed, source), set_defaults(seed, target)
+    except KubeletConfigError:
+        return config  # gates that do not decode: the kubelet refuses the config before defaulting matters
+    return _replace_defaults(config, theirs, ours)
+
+
+def _replace_defaults(config: dict, theirs: dict, ours: dict) -> dict:
+    result = dict(config)
+    for key, default in theirs.items():
+        if key not in result:
+            continue
+        value, own = result[key], ours.get(key, _NO_DEFAULT)
+        if isinstance(default, dict) and isinstance(value, dict):
+            replaced = _replace_defaults(value, default, own if isinstance(own, dict) else {})
+            if replaced or own is not _NO_DEFAULT or not value:
+                result[key] = replaced
+            else:
+                del result[key]  # a struct only the other version's defaulting filled
+        elif value == default and own != default:
+            if own is _NO_DEFAULT:
+                del result[key]
+            else:
+                result[key] = own
+    return result
+
+
+_NO_DEFAULT = object()

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ._config import API_VERSION
+
 # Every field of the KubeletConfiguration struct (its json tag) with its Go type, plus apiVersion and kind from the
 # inlined metav1.TypeMeta. Read from kubernetes/kubernetes staging/src/k8s.io/kubelet/config/v1beta1/types.go at
 # commit 001332b0422071acf4860769f18e34b5e9b7c1bc, the v1.36 API: it has memoryReservationPolicy, which v1.36 added,
@@ -161,10 +163,59 @@ FIELD_TYPES: dict[str, str] = {
 
 KUBELET_CONFIGURATION_FIELDS: frozenset[str] = frozenset(FIELD_TYPES)
 
-# Fields of the newer types.go above that the kubelet v1.36.2 does not have: its lenient decoding drops them whatever
-# their value (checked on the real kubelet v1.36.2: `draManagerReconcilePeriod: "10"` starts), so their type is no
-# reason to refuse.
-NOT_DECODED_BY_V1_36 = frozenset({"draManagerReconcilePeriod"})
+# The one source of truth for which checked kubelet knows which field: the fields of FIELD_TYPES each checked kubelet's
+# v1beta1 KubeletConfiguration lacks. Its strict decoding fails on them ("strict decoding error: unknown field ..."),
+# so it logs "Using lenient decoding as strict decoding failed" at info level and starts without them, whatever their
+# value or type. Verified on the real kubelets v1.31.14, v1.33.13 and v1.36.2 (tests/oracle/cases/field_versions.yml): a
+# config holding every field below gets that line naming exactly its version's set, and starts.
+# draManagerReconcilePeriod is newer than v1.36.2 (types.go at 001332b0 above has it; v1.36.2 does not).
+FIELDS_UNKNOWN_TO: dict[str, frozenset[str]] = {
+    "1.31": frozenset(
+        {
+            "crashLoopBackOff",
+            "draManagerReconcilePeriod",
+            "imagePullCredentialsVerificationPolicy",
+            "memoryReservationPolicy",
+            "mergeDefaultEvictionSettings",
+            "preloadedImagesVerificationAllowlist",
+            "singleProcessOOMKill",
+            "tlsCurvePreferences",
+            "userNamespaces",
+        }
+    ),
+    "1.33": frozenset({"draManagerReconcilePeriod", "memoryReservationPolicy", "tlsCurvePreferences"}),
+    "1.36": frozenset({"draManagerReconcilePeriod"}),
+}
+# The kubelet versions whose rules are exact here, newest last (the project's own kubelet, v1.36.2).
+KUBELET_VERSIONS = tuple(FIELDS_UNKNOWN_TO)
+_KUBELET_VERSION = re.compile(r"v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?")
+
+
+def checked_minor(kubelet_version: str | None = None) -> str | None:
+    """The checked version whose rules judge kubelet_version ("v1.32.5+rke2r1" -> "1.31"): its own, else the nearest
+    older one, else the oldest; None -> the newest; None when kubelet_version is not a version."""
+    if kubelet_version is None:
+        return KUBELET_VERSIONS[-1]
+    match = _KUBELET_VERSION.fullmatch(kubelet_version) if isinstance(kubelet_version, str) else None
+    if match is None:
+        return None
+    minor = int(match.group(1))
+    return ([version for version in KUBELET_VERSIONS if int(version.split(".")[1]) <= minor] or [KUBELET_VERSIONS[0]])[-1]
+
+
+def fields_unknown_to(kubelet_version: str | None = None) -> frozenset[str]:
+    """The fields of FIELD_TYPES that kubelet (any version string; None: 1.36) does not decode, judged as checked_minor."""
+    return FIELDS_UNKNOWN_TO.get(checked_minor(kubelet_version) or "", frozenset())
+
+
+def unknown_field_warning(name: str, kubelet_version: str | None = None) -> str:
+    """What the kubelet does with a field its version does not know, in its own log words."""
+    version = checked_minor(kubelet_version)
+    return (
+        f"{name}: kubelet {version} does not know this field (a newer KubeletConfiguration {API_VERSION} has it): it logs "
+        f'"Using lenient decoding as strict decoding failed" (strict decoding error: unknown field "{name}") and starts without it'
+    )
+
 
 _INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _DURATION_UNITS = ("ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h")
@@ -334,16 +385,18 @@ def _problem(where, path, value, kind, field_name):
     )
 
 
-def field_type_problems(config, where=""):
+def field_type_problems(config, where="", kubelet_version=None):
     """Every field of config whose value the kubelet cannot decode into its KubeletConfiguration v1beta1 type; where
-    prefixes each message (a file path or a variable name). Ranges are the kubelet's validation (_kubelet_validation)."""
+    prefixes each message (a file path or a variable name). A field kubelet_version does not know is never decoded, so
+    never refused (fields_unknown_to). Ranges are the kubelet's validation (_kubelet_validation)."""
+    unknown = fields_unknown_to(kubelet_version)
     problems = []
     for name, value in config.items():
         if not isinstance(name, str):
             problems.append("%s%r: a field name must be a string, got %s" % (where, name, type_name(name)))
             continue
         kind = FIELD_TYPES.get(name)
-        if kind is None or value is None or name in NOT_DECODED_BY_V1_36:
+        if kind is None or value is None or name in unknown:
             continue
         if kind in _MAP_VALUES and isinstance(value, dict):
             for key, item in value.items():

@@ -88,10 +88,6 @@ class _View:
         self.enabled = enabled
         self.minor = minor
 
-    def defaulted_by_v1_36(self, value: object, default: str) -> bool:
-        """For an older kubelet: a value v1.36's defaulting put there (the effective config is v1.36's), not the user."""
-        return self.minor != DEFAULT_KUBELET_VERSION and value == default
-
     def int(self, name: str, default: int | None = 0) -> int | None:
         value = self.config.get(name)
         if value is None:
@@ -320,7 +316,7 @@ def _swap_and_back_off_rules(view: _View) -> list[str]:
                     "%s: invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: %s seconds) must be set between 1s and 300s"
                     % (path, go_float(nanoseconds / _SECOND))
                 )
-    elif back_off_max is False and restart_period is not None and not view.defaulted_by_v1_36(restart_period, "5m0s"):
+    elif back_off_max is False and restart_period is not None:
         problems.append(
             "%s: invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set" % path
         )
@@ -411,7 +407,7 @@ def _hairpin_and_image_credential_rules(view: _View) -> list[str]:
                     % pattern_problem
                 )
     else:
-        if policy and not view.defaulted_by_v1_36(policy, "NeverVerifyPreloadedImages"):
+        if policy:
             problems.append(
                 "imagePullCredentialsVerificationPolicy: invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if "
                 "KubeletEnsureSecretPulledImages feature gate is not enabled"
@@ -603,11 +599,11 @@ def _pod_logs_dir_rules(path: str | None) -> list[str]:
     return problems
 
 
-def _defaulted(config: Mapping) -> dict | None:
-    """The config after SetDefaults_KubeletConfiguration (idempotent on an effective config); None when a field does not
-    even decode (that problem is reported by _kubelet_fields and the kubelet stops there)."""
+def _defaulted(config: Mapping, minor: str) -> dict | None:
+    """The config after that version's SetDefaults_KubeletConfiguration (idempotent on a config it defaulted); None when a
+    field does not even decode (that problem is reported by _kubelet_fields and the kubelet stops there)."""
     try:
-        return set_defaults(dict(config))
+        return set_defaults(dict(config), minor)
     except KubeletConfigError:
         return None
 
@@ -615,13 +611,14 @@ def _defaulted(config: Mapping) -> dict | None:
 def kubelet_validation_problems(config: Mapping, kubelet_version: str | None = None) -> list[str]:
     """Every problem ValidateKubeletConfiguration reports for this config, with the kubelet's texts.
 
-    The rules are v1.36.2's; for an older kubelet_version (1.33, 1.31) they run with that version's gates, and a rule
-    behind a gate that version does not know is skipped.
+    The rules are v1.36.2's; for an older kubelet_version (1.33, 1.31) they run with that version's gates and
+    defaults, and a rule behind a gate that version does not know is skipped. config holds no field that version does
+    not know (check_kubelet_config drops them) and no other version's defaults.
     """
     if not isinstance(config, Mapping):
         return []
     minor = kubelet_minor(kubelet_version) or DEFAULT_KUBELET_VERSION
-    defaulted = _defaulted(config)
+    defaulted = _defaulted(config, minor)
     if defaulted is None:
         return []
     view = _View(defaulted, resolve_feature_gates(defaulted.get("featureGates"), kubelet_version).enabled, minor)

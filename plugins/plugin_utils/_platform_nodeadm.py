@@ -18,15 +18,17 @@ from ._config import API_VERSION, KIND, KubeletConfigError
 from ._eks import EksError, kube_reserved
 from ._eks import max_pods as eks_max_pods
 from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
+from ._feature_gates import kubelet_minor
 from ._kubelet_fields import field_type_problems
 from ._plan_inputs import KubeletLayers, absolute_path, env_words, load_kubelet_config, vcpu_count
 from ._platform import Layout, Platform
 
 # nodeadm's base config.json as nodeadm writes it on a node of a current EKS version, less what only names the node
-# or the cluster (clusterDNS, providerID): defaultKubeletSubConfig, withVersionToggles (DynamicResourceAllocation from
-# 1.33) and withDefaultReservedResources (the reserved cgroups, maxPods and kubeReserved, added from the instance
-# type). The whole config takes part in the kubelet's validation, e.g. reservedSystemCPUs is refused next to the
-# reserved cgroups. awslabs/amazon-eks-ami nodeadm/internal/kubelet/config.go at 01375496231add8265f3fb1bc6e1e90d083b980b:
+# or the cluster (clusterDNS, providerID): defaultKubeletSubConfig, withVersionToggles (feature gate
+# DynamicResourceAllocation only for a kubelet >= v1.33: nodeadm_base_feature_gates) and withDefaultReservedResources
+# (the reserved cgroups, maxPods and kubeReserved, added from the instance type). The whole config takes part in the
+# kubelet's validation, e.g. reservedSystemCPUs is refused next to the reserved cgroups. awslabs/amazon-eks-ami
+# nodeadm/internal/kubelet/config.go at 01375496231add8265f3fb1bc6e1e90d083b980b:
 # https://github.com/awslabs/amazon-eks-ami/blob/01375496231add8265f3fb1bc6e1e90d083b980b/nodeadm/internal/kubelet/config.go
 NODEADM_EVICTION_HARD = {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}
 NODEADM_BASE_CONFIG = {
@@ -42,7 +44,7 @@ NODEADM_BASE_CONFIG = {
     "clusterDomain": "cluster.local",
     "containerRuntimeEndpoint": "unix:///run/containerd/containerd.sock",
     "evictionHard": NODEADM_EVICTION_HARD,
-    "featureGates": {"RotateKubeletServerCertificate": True, "DynamicResourceAllocation": True},
+    "featureGates": {"RotateKubeletServerCertificate": True},
     "hairpinMode": "hairpin-veth",
     "kubeReservedCgroup": "/runtime",
     "logging": {"verbosity": 2},
@@ -63,6 +65,18 @@ NODEADM_BASE_CONFIG = {
     ],
 }
 NODEADM_DROPIN = "40-nodeadm.conf"
+
+
+def nodeadm_base_feature_gates(kubelet_version=None):
+    """featureGates of nodeadm's base config for that kubelet (None: the newest): withVersionToggles adds
+    DynamicResourceAllocation when semver.Compare(KubeletVersion, "v1.33.0") >= 0 ("EKS enables DRA on 1.33+")."""
+    minor = kubelet_minor(kubelet_version)
+    gates = dict(NODEADM_BASE_CONFIG["featureGates"])
+    if minor is None or int(minor.split(".")[1]) >= 33:
+        gates["DynamicResourceAllocation"] = True
+    return gates
+
+
 # systemd.unit(5), DESCRIPTION: a unit name is ASCII letters, digits, ":", "-", "_", ".", "\\" and "@" (templates), at most
 # 255 characters (https://www.freedesktop.org/software/systemd/man/latest/systemd.unit.html); systemctl adds ".service"
 # to a name without a type suffix (systemctl(1), "Parameter Syntax").
@@ -124,7 +138,8 @@ def _nodeadm_base(variables, facts, nodes, problems):
     except EksError as exc:
         problems.append("kubelet_numa_instance_type: %s" % exc)
         return None
-    return dict(copy.deepcopy(NODEADM_BASE_CONFIG), apiVersion=API_VERSION, kind=KIND, maxPods=max_pods, kubeReserved=reserved)
+    gates = nodeadm_base_feature_gates(variables.get("kubelet_numa_kubelet_version") or None)
+    return dict(copy.deepcopy(NODEADM_BASE_CONFIG), apiVersion=API_VERSION, kind=KIND, maxPods=max_pods, kubeReserved=reserved, featureGates=gates)
 
 
 def _nodeconfig(settings):

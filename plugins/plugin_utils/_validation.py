@@ -39,8 +39,8 @@ from ._config import (
 )
 from ._eviction_thresholds import eviction_problems
 from ._feature_gates import feature_gate_problems, feature_gate_warnings
-from ._kubelet_defaults import apply_defaults
-from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, field_type_problems
+from ._kubelet_defaults import apply_defaults, as_defaulted_for
+from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, KUBELET_VERSIONS, checked_minor, field_type_problems, fields_unknown_to, unknown_field_warning
 from ._kubelet_validation import kubelet_validation_problems, kubelet_validation_warnings
 from ._logging_config import logging_problems
 from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
@@ -57,11 +57,9 @@ from ._taints import register_with_taints_problems
 
 _INT32_MAX = 2**31 - 1
 
-# The kubelet versions whose rules are exact here (policy options, their maturity, feature gates), newest last;
-# DEFAULT_KUBELET_VERSION is the one the project checks against (the real kubelet v1.36.2).
-KUBELET_VERSIONS = ("1.31", "1.33", "1.36")
+# KUBELET_VERSIONS: the kubelet versions whose rules are exact here (fields, policy options, their maturity, feature
+# gates, defaults), newest last; DEFAULT_KUBELET_VERSION is the one the project checks against (the real kubelet v1.36.2).
 DEFAULT_KUBELET_VERSION = KUBELET_VERSIONS[-1]
-_KUBELET_VERSION = re.compile(r"v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 @dataclass
@@ -259,14 +257,12 @@ def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
     """
     if kubelet_version is None:
         return DEFAULT_KUBELET_VERSION, []
-    match = _KUBELET_VERSION.fullmatch(kubelet_version) if isinstance(kubelet_version, str) else None
-    if match is None:
+    version = checked_minor(kubelet_version)
+    if version is None:
         raise KubeletConfigError(
             [f'kubelet_version: {kubelet_version!r} is not a kubelet version such as "1.33" (a quoted string: YAML reads 1.30 as the number 1.3)']
         )
-    minor = int(match.group(1))
-    checked = [version for version in KUBELET_VERSIONS if int(version.split(".")[1]) <= minor] or [KUBELET_VERSIONS[0]]
-    version = checked[-1]
+    minor = int(re.match(r"v?1\.(\d+)", kubelet_version).group(1))
     if version == f"1.{minor}":
         return version, []
     warning = (
@@ -277,27 +273,44 @@ def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
 
 
 def check_main_config_file(config, numa_nodes=None, memory_capacity=None, kubelet_version=None) -> Report:
-    """check_kubelet_config on what the kubelet holds when config is its main --config file: its defaults applied
-    (_kubelet_defaults.apply_defaults), as the kubelet validates. Fields that do not decode are judged as written, since
-    the defaults need them decoded; the kubelet refuses such a file before it validates anything else.
+    """check_kubelet_config on what the kubelet holds when config is its main --config file: that kubelet version's
+    defaults applied (_kubelet_defaults.apply_defaults), as the kubelet validates. Fields that do not decode are judged
+    as written, since the defaults need them decoded; the kubelet refuses such a file before it validates anything else.
     """
-    if not isinstance(config, dict) or field_type_problems(config):
-        return check_kubelet_config(config, numa_nodes, memory_capacity, kubelet_version)
     try:
-        effective = apply_defaults(config)
+        version = checked_kubelet_version(kubelet_version)[0]
+    except KubeletConfigError:
+        return check_kubelet_config(config, numa_nodes, memory_capacity, kubelet_version)
+    if not isinstance(config, dict) or field_type_problems(config, kubelet_version=version):
+        return check_kubelet_config(config, numa_nodes, memory_capacity, kubelet_version, defaulted_by=kubelet_version)
+    try:
+        effective = apply_defaults(config, version)
     except KubeletConfigError as exc:
-        report = check_kubelet_config(config, numa_nodes, memory_capacity, kubelet_version)
+        report = check_kubelet_config(config, numa_nodes, memory_capacity, kubelet_version, defaulted_by=kubelet_version)
         report.errors = list(dict.fromkeys(exc.problems + report.errors))
         return report
-    return check_kubelet_config(effective, numa_nodes, memory_capacity, kubelet_version)
+    return check_kubelet_config(effective, numa_nodes, memory_capacity, kubelet_version, defaulted_by=kubelet_version)
 
 
-def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_version=None):
+def _fields_of_the_version(config, kubelet_version, report):
+    """config without the fields kubelet_version does not know: the kubelet drops them at decoding, whatever their value
+    (a warning names each one)."""
+    unknown = fields_unknown_to(kubelet_version)
+    dropped = [name for name in config if name in unknown]
+    report.warnings.extend(unknown_field_warning(name, kubelet_version) for name in dropped if config[name] is not None)
+    return {name: value for name, value in config.items() if name not in unknown}
+
+
+def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_version=None, defaulted_by=None):
     """Every problem that would stop the kubelet (errors) or defeat NUMA alignment (warnings) in a main config file.
 
     numa_nodes (ids or numa.kubelet.numa_facts nodes) enables the NUMA-id, per-node fit and CPU checks;
     memory_capacity (bytes) is needed when evictionHard memory.available is a percentage;
-    kubelet_version (None: 1.36, or "1.31", "1.33", "v1.32.5+k3s1", ...) chooses the version's rules (checked_kubelet_version).
+    kubelet_version (None: 1.36, or "1.31", "1.33", "v1.32.5+k3s1", ...) chooses the version's rules (checked_kubelet_version);
+    defaulted_by: the kubelet version whose defaults config may carry (None: 1.36, what effective_kubelet_config adds
+    unless given kubelet_version); they are read as kubelet_version's own (_kubelet_defaults.as_defaulted_for), so pass
+    kubelet_version here when config is raw or was defaulted for it. Fields kubelet_version does not know are warned
+    about and not judged, as that kubelet ignores them (_kubelet_fields.FIELDS_UNKNOWN_TO).
     """
     report = Report()
     try:
@@ -308,9 +321,10 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     if not isinstance(config, dict):
         report.errors.append("kubelet config: must be a mapping of KubeletConfiguration fields, got %s %r" % (type(config).__name__, config))
         return report
+    config = _fields_of_the_version(as_defaulted_for(config, defaulted_by, kubelet_version), kubelet_version, report)
     _collect(report, _check_type_and_kind, config)
     _collect(report, _check_unknown_fields, config)
-    report.errors.extend(field_type_problems(config))
+    report.errors.extend(field_type_problems(config, kubelet_version=kubelet_version))
     for resource_field in ("kubeReserved", "systemReserved"):
         _collect(report, reserved_resource_list, config, resource_field)
     # Invalid numa_nodes are reported; the checks that need them are then skipped.

@@ -347,15 +347,19 @@ def test_every_problem_is_reported():
     assert [problem.split(":")[0] for problem in found] == ["imageGCLowThresholdPercent", "maxPods", "enforceNodeAllocatable", "hairpinMode"]
 
 
-def test_older_kubelet_ignores_what_v1_36_defaulting_added():
-    # The effective config holds v1.36's crashLoopBackOff default; a v1.33 kubelet (gate alpha, off) never saw it.
-    effective = apply_defaults(BASE)
-    assert kubelet_validation_problems(effective, "1.33") == []
-    assert kubelet_validation_problems(dict(effective, crashLoopBackOff={"maxContainerRestartPeriod": "10s"}), "1.33") == [
+def test_a_v1_33_kubelet_judges_its_own_defaults_and_refuses_what_v1_36_would_default():
+    # v1.33 has KubeletCrashLoopBackOffMax and KubeletEnsureSecretPulledImages alpha and off: it defaults neither field.
+    assert kubelet_validation_problems(apply_defaults(BASE, "1.33"), "1.33") == []
+    written = dict(BASE, crashLoopBackOff={"maxContainerRestartPeriod": "5m0s"}, imagePullCredentialsVerificationPolicy="NeverVerifyPreloadedImages")
+    assert kubelet_validation_problems(apply_defaults(written, "1.33"), "1.33") == [
         (
             "crashLoopBackOff.maxContainerRestartPeriod: invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, "
             "CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
-        )
+        ),
+        (
+            "imagePullCredentialsVerificationPolicy: invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if "
+            "KubeletEnsureSecretPulledImages feature gate is not enabled"
+        ),
     ]
 
 

@@ -52,13 +52,15 @@ VERDICTS = RECORDED["verdicts"]
 
 def engine_errors(case):
     """The engine's errors for the main config file the kubelet read (check_main_config_file: the file as the kubelet
-    holds it, defaults applied), or for the config the flags make of it (a KubeletConfigError counts as errors)."""
+    of the case's version holds it, its defaults applied), or for the config the flags make of it with that version's
+    defaults (a KubeletConfigError counts as errors)."""
     machine = RECORDED["machine"]
     arguments = {"numa_nodes": case.numa_topology(machine["cpus"]), "memory_capacity": machine["memory_capacity"], "kubelet_version": case.kubelet_version}
     if not case.flags:
         return check_main_config_file(case.config, **arguments).errors
     try:
-        return check_kubelet_config(effective_kubelet_config(main=case.config, flags=list(case.flags)), **arguments).errors
+        effective = effective_kubelet_config(main=case.config, flags=list(case.flags), kubelet_version=case.kubelet_version)
+        return check_kubelet_config(effective, **arguments, defaulted_by=case.kubelet_version).errors
     except KubeletConfigError as exc:
         return exc.problems
 
