@@ -166,8 +166,8 @@ KUBELET_CONFIGURATION_FIELDS: frozenset[str] = frozenset(FIELD_TYPES)
 # The one source of truth for which checked kubelet knows which field: the fields of FIELD_TYPES each checked kubelet's
 # v1beta1 KubeletConfiguration lacks. Its strict decoding fails on them ("strict decoding error: unknown field ..."),
 # so it logs "Using lenient decoding as strict decoding failed" at info level and starts without them, whatever their
-# value or type. Verified on the real kubelets v1.31.14, v1.33.13 and v1.36.2 (tests/oracle/cases/field_versions.yml): a
-# config holding every field below gets that line naming exactly its version's set, and starts.
+# value or type. Verified on the real kubelets v1.31.14, v1.33.13 and v1.36.2: a config holding every field of FIELD_TYPES
+# gets that line naming exactly its version's set below (tests/oracle/cases/field_versions.yml has a case per field).
 # draManagerReconcilePeriod is newer than v1.36.2 (types.go at 001332b0 above has it; v1.36.2 does not).
 FIELDS_UNKNOWN_TO: dict[str, frozenset[str]] = {
     "1.31": frozenset(

@@ -9,7 +9,13 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config
-from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FIELD_TYPES, FIELDS_UNKNOWN_TO, fields_unknown_to, unknown_field_warning
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import (
+    FIELD_TYPES,
+    FIELDS_UNKNOWN_TO,
+    field_type_problems,
+    fields_unknown_to,
+    unknown_field_warning,
+)
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config, check_main_config_file
 
 ACCEPTED = {
@@ -76,3 +82,14 @@ def test_a_v1_36_effective_config_checked_for_an_older_kubelet_carries_no_v1_36_
     report = check_kubelet_config(effective_kubelet_config(ACCEPTED), [0], kubelet_version=version)
     assert report.errors == []
     assert not [warning for warning in report.warnings if "does not know this field" in warning]
+
+
+@pytest.mark.parametrize("version", ["1.31", "1.33", "1.36"])
+def test_the_type_and_misspelling_checks_know_exactly_the_version_s_fields(version):
+    # A list is the wrong JSON type for every field but the list fields, a string for those.
+    wrong = {name: "x" if kind.startswith("[]") else ["x"] for name, kind in FIELD_TYPES.items() if name not in ("apiVersion", "kind")}
+    refused = {problem.split(":")[0].split(".")[0] for problem in field_type_problems(wrong, kubelet_version=version)}
+    assert refused == set(wrong) - FIELDS_UNKNOWN_TO[version]
+    report = check_kubelet_config(wrong, kubelet_version=version)
+    assert {warning.split(":")[0] for warning in report.warnings if "does not know this field" in warning} == FIELDS_UNKNOWN_TO[version]
+    assert not [error for error in report.errors if "unknown KubeletConfiguration" in error or error.split(":")[0] in FIELDS_UNKNOWN_TO[version]]
