@@ -38,8 +38,10 @@ options:
     description:
       - The version of the kubelet that reads the config, as a quoted string (C("1.33"), C("v1.32.5+rke2r1")).
       - Chooses the rules that differ between versions (which CPU and topology manager policy options exist and at
-        which maturity, the feature gates). The rules are exact for C("1.31"), C("1.33") and C("1.36"); another
-        version is judged by the nearest older of these, with a warning that says so.
+        which maturity, the feature gates, the defaults, the fields). The rules are exact for C("1.31"), C("1.33") and
+        C("1.36"); another version is judged by the nearest older of these, with a warning that says so.
+      - A field that kubelet does not know (C(memoryReservationPolicy) on C("1.33"), C(userNamespaces) on C("1.31"))
+        is ignored by it whatever its value, so it gets a warning naming the field and the version, never an error.
       - Omitted, the config is judged as the kubelet v1.36 judges it.
     type: str
 """
