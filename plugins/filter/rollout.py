@@ -6,12 +6,21 @@ from __future__ import annotations
 
 # The private filters of numa.kubelet's own verify and rollout (the underscore: see docs/contributing.md, "Naming"), beside
 # their engine _rollout.py. Each documents itself in its own sidecar (_drift.yml, _configz_drift.yml,
-# _rollout_problems.yml): ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
+# _rollout_problems.yml, _roll_decision.yml, _ready_since.yml): ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import type_name
-from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import configz_drift, drift, intent_conflicts, serial_problems
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import (
+    configz_drift,
+    drift,
+    intent_conflicts,
+    intent_digest,
+    process_started_at,
+    ready_since,
+    roll_decision,
+    serial_problems,
+)
 
 
 def drift_filter(plan, state_text):
@@ -39,6 +48,24 @@ def rollout_problems_filter(serial, inventory=None, hosts=None):
         raise AnsibleFilterError("_rollout_problems: %s" % exc) from exc
 
 
+def roll_decision_filter(record, intent=None, cluster=True, cordoned=False, pending=True):
+    """What numa.kubelet.rollout does with a node, from its recorded progress and its state now."""
+    if not isinstance(intent, dict):
+        raise AnsibleFilterError(
+            "_roll_decision: intent must be a mapping of the host's intent variables, got %r (%s)" % (plain_data(intent), type_name(intent))
+        )
+    digest = intent_digest(plain_data(intent))
+    return roll_decision(plain_data(record), cluster=bool(cluster), cordoned=bool(cordoned), pending=bool(pending), digest=digest)
+
+
+def ready_since_filter(node, started):
+    """Whether the Node is Ready by a heartbeat of the kubelet process that started as `started` says."""
+    try:
+        return ready_since(plain_data(node), process_started_at(plain_data(started)))
+    except KubeletConfigError as exc:
+        raise AnsibleFilterError("_ready_since: %s" % exc) from exc
+
+
 class FilterModule:
     """Fleet rollout and verification."""
 
@@ -47,4 +74,6 @@ class FilterModule:
             "_drift": drift_filter,
             "_configz_drift": configz_drift_filter,
             "_rollout_problems": rollout_problems_filter,
+            "_roll_decision": roll_decision_filter,
+            "_ready_since": ready_since_filter,
         }
