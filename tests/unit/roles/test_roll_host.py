@@ -106,26 +106,36 @@ def test_the_rule_refuses_a_task_without_its_step_and_a_bare_role_call():
 # ---- the roll through ansible-playbook -------------------------------------------------------------------------
 
 # kubectl as roll_host.yml and verify_host.yml call it, on the control host. Its kubeconfig (JSON) says which
-# subcommand fails ("fail") and after which one the control host is lost ("lose_control_after": the file GONE beside
-# the kubeconfig appears, and the control host's ssh stand-in answers 255 from then on). `get --raw` (verify's
-# /configz) answers with the JSON kept beside the kubeconfig.
+# command fails ("fail") and after which one the control host is lost ("lose_control_after": the file GONE beside
+# the kubeconfig appears, and the control host's ssh stand-in answers 255 from then on). A command is kubectl's
+# subcommand, except `get --raw` ("get-raw": verify's /configz, answered with the JSON kept beside the kubeconfig) and
+# the roll's `patch` of the Node: "cordon" (the cordon and its record), "uncordon", or "annotate" (the record only).
+# `get node` answers a Node that is Ready with a heartbeat of now.
 KUBECTL = """#!%s
 import json
 import os
 import sys
+import time
 
 args = sys.argv[1:]
 kubeconfig = [arg.split("=", 1)[1] for arg in args if arg.startswith("--kubeconfig=")][0]
 command = [arg for arg in args if not arg.startswith("-")][0]
+if command == "get" and "--raw" in args:
+    command = "get-raw"
+elif command == "patch":
+    command = "cordon" if '"unschedulable": true' in args[-1] else "uncordon" if '"unschedulable": false' in args[-1] else "annotate"
 with open(kubeconfig) as handle:
     test = json.load(handle)
 if command == test.get("fail"):
     sys.exit("error: kubectl %%s failed for the test" %% command)
-if command == "get":
+if command == "get-raw":
     if not os.path.exists(kubeconfig + ".configz"):
         sys.exit("error: no /configz for the test")
     with open(kubeconfig + ".configz") as handle:
         sys.stdout.write(handle.read())
+if command == "get":
+    heartbeat = time.strftime("%%Y-%%m-%%dT%%H:%%M:%%SZ", time.gmtime())
+    json.dump({"status": {"conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": heartbeat}]}}, sys.stdout)
 if command == test.get("lose_control_after"):
     open(kubeconfig + ".gone", "w").close()
 """
@@ -143,14 +153,21 @@ if os.path.exists(%r):
 sys.exit(subprocess.call(["/bin/sh", "-c", sys.argv[-1]]))
 """
 # systemctl where systemd is not PID 1 (this controller, a container): the local hosts are nodes whose units nobody
-# can ask about, on every controller alike (one with a kubelet.service of its own, or no systemctl at all).
-NO_SYSTEMD = '#!%s\nimport sys\n\nsys.exit("System has not been booted with systemd as init system (PID 1). Can\'t operate.")\n'
+# can ask about, on every controller alike (one with a kubelet.service of its own, or no systemctl at all). Only the
+# start of the kubelet unit's process, which the ready step reads, is answered: one second after boot.
+NO_SYSTEMD = """#!%s
+import sys
+
+if "--property=ExecMainStartTimestampMonotonic" in sys.argv:
+    sys.exit(print("ExecMainStartTimestampMonotonic=1000000"))
+sys.exit("System has not been booted with systemd as init system (PID 1). Can't operate.")
+"""
 
 # Each host: its kubeconfig for the kubectl stand-in, and what the roll must record.
 FAILS = {
     "at-drain": ({"fail": "drain"}, {"step": "drain", "message": "error: kubectl drain failed for the test"}),
     "at-apply": ({}, {"step": "apply", "message": "kubelet_numa_reserved_memory_split: 'bogus' is not one of even, first, proportional"}),
-    "at-ready": ({"fail": "wait"}, {"step": "ready", "message": "error: kubectl wait failed for the test"}),
+    "at-ready": ({"fail": "get"}, {"step": "ready", "message": "error: kubectl get failed for the test"}),
     "at-verify-plan": ({}, {"step": "verify", "message": "does not exist: this is not a kubeadm node that has joined its cluster"}),
     "at-verify-drift": ({}, {"step": "verify", "message": "numa.kubelet.verify: at-verify-drift drifted from the plan:"}),
     "at-uncordon": ({"fail": "uncordon"}, {"step": "uncordon", "message": "error: kubectl uncordon failed for the test"}),
@@ -158,8 +175,11 @@ FAILS = {
     # The control host (control-HOST) lost: from the start, or after the step before.
     "lost-at-drain": ({"lose_control_after": ""}, {"step": "drain", "message": "the control host control-lost-at-drain could not be reached: "}),
     "lost-at-ready": ({"lose_control_after": "drain"}, {"step": "ready", "message": "the control host control-lost-at-ready could not be reached: "}),
-    "lost-at-verify": ({"lose_control_after": "wait"}, {"step": "verify", "message": "the control host control-lost-at-verify could not be reached: "}),
-    "lost-at-uncordon": ({"lose_control_after": "get"}, {"step": "uncordon", "message": "the control host control-lost-at-uncordon could not be reached: "}),
+    "lost-at-verify": ({"lose_control_after": "get"}, {"step": "verify", "message": "the control host control-lost-at-verify could not be reached: "}),
+    "lost-at-uncordon": (
+        {"lose_control_after": "get-raw"},
+        {"step": "uncordon", "message": "the control host control-lost-at-uncordon could not be reached: "},
+    ),
 }
 # Laid out as their plan wants them: verify passes.
 CONVERGED = ("at-uncordon", "lost-at-uncordon", "rolled")
