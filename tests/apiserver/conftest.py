@@ -50,6 +50,7 @@ INTENT = {
     "systemReserved": {"memory": "512Mi"},
 }
 # What numa.kubelet writes on each layout, removed so that numa-standin-provision leaves the installer's state.
+# /var/lib/numa-kubelet (the self-heal's records and the node-local rollout's record) goes with them on every layout.
 ROLE_PATHS = {
     "kubeadm": [DROPIN["kubeadm"], "/etc/default/kubelet", "/etc/systemd/system/kubelet.service.d/90-numa-kubelet-reboot-reset.conf"],
     "rke2-agent": [DROPIN["rke2-agent"], "/etc/systemd/system/rke2-agent.service.d/90-numa-kubelet-reboot-reset.conf"],
@@ -108,16 +109,18 @@ class Fleet:
         self.sh(
             host,
             "rm -rf %s && systemctl daemon-reload && numa-standin-provision %s"
-            % (" ".join(ROLE_PATHS[LAYOUT[host]] + ["/run/numa-kubelet", FAIL_MARKER]), LAYOUT[host]),
+            % (" ".join(ROLE_PATHS[LAYOUT[host]] + ["/run/numa-kubelet", "/var/lib/numa-kubelet", FAIL_MARKER]), LAYOUT[host]),
         )
 
     def reset(self):
-        """Every host back to the installer's state, every Node schedulable and Ready, no test pods or PDBs."""
+        """Every host back to the installer's state, every Node schedulable and Ready without the rollout's record, no
+        test pods or PDBs."""
         # Not the namespace: without a namespace controller its deletion never completes.
         self.kubectl("delete", "pods,poddisruptionbudgets", "--all", "--namespace=rollout-test", "--force", "--grace-period=0")
         self.parallel(self.provision)
         for host in HOSTS:
             self.kubectl("uncordon", host)
+        self.kubectl("annotate", "node", "--all", "numa.kubelet/rollout-")
         self.wait_ready()
 
     def wait_ready(self, timeout=30):
