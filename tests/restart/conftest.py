@@ -9,6 +9,7 @@ numa-restart-<pid>-<n>, so that this stage never meets another checkout's hosts 
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import os
@@ -33,6 +34,17 @@ UNIT = {"kubeadm": "kubelet.service", "rke2-server": "rke2-server.service", "rke
 _NAMES = itertools.count()
 
 
+def _load_standin_archive():
+    """scripts/lib/standin_archive.py: packs this checkout's kubelet stand-in as the images carry it (one file)."""
+    spec = importlib.util.spec_from_file_location("standin_archive", os.path.join(REPO, "scripts", "lib", "standin_archive.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+standin_archive = _load_standin_archive()
+
+
 class Node:
     """One test host: a container with systemd, provisioned as `layout`, and the role run on it by ansible-playbook."""
 
@@ -45,7 +57,7 @@ class Node:
 
     def start(self):
         # The kubelet STAND-IN of this checkout (its markers for these tests), whichever checkout built the shared image.
-        standin = os.path.join(REPO, "tests", "standins", "image", "kubelet-standin")
+        standin = standin_archive.pack(os.path.join(self.tmp, "kubelet-standin"))
         self.pid = self.hosts.start(self.name, layout=self.layout, files=[(standin, "/usr/local/bin/kubelet-standin")], provision=["--timeout", "180"])
 
     def stop(self):

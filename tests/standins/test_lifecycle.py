@@ -74,6 +74,18 @@ def wait_for(url, proc, timeout=30):
     raise AssertionError("nothing answered %s within %d s" % (url, timeout))
 
 
+def wait_for_start(host, count, proc, timeout=30):
+    """The start log once it holds `count` starts. A good start is recorded only when its container manager has written
+    the checkpoints, which is after /healthz answers (as the kubelet does): /healthz answering does not mean the start
+    is recorded yet."""
+    deadline = time.monotonic() + timeout
+    while len(host.starts()) < count:
+        assert time.monotonic() < deadline, "no start %d recorded within %d s" % (count, timeout)
+        assert proc.poll() is None or len(host.starts()) >= count, proc.communicate()[1]
+        time.sleep(0.05)
+    return host.starts()
+
+
 @pytest.fixture
 def running(host):
     """Start the kubelet stand-in as a long-running process (not oneshot); SIGTERM it at the end."""
@@ -116,7 +128,8 @@ def test_healthz_answers_ok_on_the_configured_port_and_sigterm_stops_it(host, ru
     assert wait_for("http://127.0.0.1:%d/healthz" % port, proc) == (200, "ok")
     assert get("http://127.0.0.1:%d/healthz/syncloop" % port) == (200, "ok")
     assert get("http://127.0.0.1:%d/configz" % port)[0] == 404
-    assert host.starts()[-1]["effective_config"]["healthzPort"] == port
+    # Read the start log only once the start is recorded: it used to be written before /healthz answered.
+    assert wait_for_start(host, 1, proc)[-1]["effective_config"]["healthzPort"] == port
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=10) == 0
     assert get("http://127.0.0.1:%d/healthz" % port)[0] is None
@@ -127,7 +140,8 @@ def test_healthz_flags_override_the_config(host, running):
     host.kubelet_config(healthzPort=free_port(), healthzBindAddress="127.0.0.2")
     proc = running("--config=/var/lib/kubelet/config.yaml", "--healthz-port=%d" % port, "--healthz-bind-address=127.0.0.1")
     assert wait_for("http://127.0.0.1:%d/healthz" % port, proc) == (200, "ok")
-    config = host.starts()[-1]["effective_config"]
+    # Read the start log only once the start is recorded: it used to be written before /healthz answered.
+    config = wait_for_start(host, 1, proc)[-1]["effective_config"]
     assert (config["healthzBindAddress"], config["healthzPort"]) == ("127.0.0.1", port)
 
 
@@ -156,6 +170,43 @@ def test_a_bad_healthz_port_is_refused(host):
     assert result.start["error"] == (
         "failed to validate kubelet configuration, error: invalid configuration: healthzPort (--healthz-port) 70000 must be between 1 and 65535, inclusive"
     )
+
+
+def test_the_checkpoints_are_written_after_healthz_answers(host, running):
+    # The kubelet serves /healthz (cmd/kubelet/app/server.go run(), after RunKubelet) before its container manager
+    # starts (pkg/kubelet/kubelet.go initializeRuntimeDependentModules, once the runtime is up) and writes them.
+    port = free_port()
+    host.kubelet_config(
+        healthzPort=port, memoryManagerPolicy="Static", kubeReserved={"memory": "412Mi"}, reservedMemory=[{"numaNode": 0, "limits": {"memory": "512Mi"}}]
+    )
+    host.write("/etc/kubelet-standin/container-manager-delay", "3\n")
+    proc = running("--config=/var/lib/kubelet/config.yaml")
+    assert wait_for("http://127.0.0.1:%d/healthz" % port, proc) == (200, "ok")
+    assert not host.path("/var/lib/kubelet/memory_manager_state").exists()
+    assert not host.path("/var/lib/kubelet/cpu_manager_state").exists()
+    assert host.starts() == []
+    assert wait_for_start(host, 1, proc)[-1]["result"] == "started"
+    assert host.state()["policyName"] == "Static"
+    assert host.state("cpu_manager_state")["policyName"] == "none"
+    assert proc.poll() is None
+
+
+def test_a_refused_checkpoint_exits_after_healthz_answered(host, running):
+    # The container manager's refusal comes after /healthz has answered: the kubelet logs it and exits 1.
+    port = free_port()
+    host.kubelet_config(
+        healthzPort=port, memoryManagerPolicy="Static", kubeReserved={"memory": "412Mi"}, reservedMemory=[{"numaNode": 0, "limits": {"memory": "512Mi"}}]
+    )
+    host.write("/var/lib/kubelet/memory_manager_state", json.dumps({"policyName": "None", "machineState": {}}))
+    host.write("/etc/kubelet-standin/container-manager-delay", "1\n")
+    proc = running("--config=/var/lib/kubelet/config.yaml")
+    assert wait_for("http://127.0.0.1:%d/healthz" % port, proc) == (200, "ok")
+    assert proc.wait(timeout=30) == 1
+    start = host.starts()[-1]
+    assert start["result"] == "refused"
+    assert 'configured policy "Static" differs from state checkpoint policy "None"' in start["error"]
+    assert last_klog(proc.communicate()[1]) == ("Failed to start ContainerManager", start["error"])
+    assert host.state()["policyName"] == "None"
 
 
 def test_a_refused_start_serves_no_healthz(host):
