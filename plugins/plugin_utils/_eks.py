@@ -95,9 +95,12 @@ def kube_reserved(
             "conflicting arguments: pass instance_type= (maxPods from the EKS table) or max_pods= "
             "(for a type missing from the table, or a maxPodsExpression result), not both"
         )
-    if instance_type is None and max_pods is None:
+    if instance_type is not None:
+        pods = _table_max_pods(instance_type)
+    elif max_pods is not None:
+        pods = max_pods
+    else:
         raise EksError("kube_reserved needs instance_type= or max_pods=: kubeReserved.memory is 11*maxPods+255 MiB")
-    pods = _table_max_pods(instance_type) if instance_type is not None else max_pods
     if vcpus is None:
         raise EksError("vcpus= is required: nodeadm computes kubeReserved.cpu from the node's online CPUs, which the EKS instance table does not carry")
     # Key order as nodeadm's JSON has it (Go's encoding/json writes map keys sorted).

@@ -141,6 +141,8 @@ def parse_go_duration(text: str, path: str) -> int:
         if rest[0] not in ".0123456789":
             raise invalid()
         match = _DURATION_NUMBER.match(rest)
+        if match is None:  # the pattern matches the empty string, so only a type checker asks
+            raise invalid()
         whole, frac = match.group(1), match.group(2)
         if whole == "" and not frac:
             raise invalid()

@@ -25,6 +25,7 @@ pkg/kubelet/images/pullmanager ValidateAllowlistImagesPatterns; every rule's tex
 
 from __future__ import annotations
 
+import builtins
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -102,19 +103,19 @@ class _View:
             return None
         return float(value)
 
-    def str(self, name: str, parent: Mapping | None = None) -> str | None:
+    def str(self, name: builtins.str, parent: Mapping | None = None) -> builtins.str | None:
         value = (self.config if parent is None else parent).get(name)
         if value is None:
             return ""
         return value if isinstance(value, str) else None
 
-    def bool(self, name: str, default: bool = False) -> bool | None:
+    def bool(self, name: builtins.str, default: builtins.bool = False) -> builtins.bool | None:
         value = self.config.get(name)
         if value is None:
             return default
         return value if isinstance(value, bool) else None
 
-    def duration(self, name: str, parent: Mapping | None = None) -> int | None:
+    def duration(self, name: builtins.str, parent: Mapping | None = None) -> builtins.int | None:
         """Nanoseconds; 0 when absent; None when not a Go duration."""
         value = (self.config if parent is None else parent).get(name)
         if value is None:
@@ -126,11 +127,11 @@ class _View:
         except KubeletConfigError:
             return None
 
-    def mapping(self, name: str) -> Mapping:
+    def mapping(self, name: builtins.str) -> Mapping:
         value = self.config.get(name)
         return value if isinstance(value, Mapping) else {}
 
-    def strings(self, name: str) -> list | None:
+    def strings(self, name: builtins.str) -> list | None:
         value = self.config.get(name)
         if value is None:
             return []
@@ -145,7 +146,7 @@ def _in_range(value: int | None, low: int, high: int) -> bool:
 
 def _scalar_rules(view: _View) -> list[str]:
     """The plain range rules, in validation.go's order."""
-    problems = []
+    problems: list[str] = []
     lease = view.int("nodeLeaseDurationSeconds")
     if lease is not None and lease <= 0:
         problems.append("nodeLeaseDurationSeconds: invalid configuration: nodeLeaseDurationSeconds must be greater than 0")
@@ -161,7 +162,7 @@ def _scalar_rules(view: _View) -> list[str]:
     problems.extend(_cfs_quota_period_rules(view))
     for name, flag in (("imageGCHighThresholdPercent", "image-gc-high-threshold"), ("imageGCLowThresholdPercent", "image-gc-low-threshold")):
         value = view.int(name)
-        if not _in_range(value, 0, 100):
+        if value is not None and not _in_range(value, 0, 100):
             problems.append("%s: invalid configuration: %s (--%s) %d must be between 0 and 100, inclusive" % (name, name, flag, value))
     high, low = view.int("imageGCHighThresholdPercent"), view.int("imageGCLowThresholdPercent")
     if high is not None and low is not None and low >= high:
@@ -172,7 +173,7 @@ def _scalar_rules(view: _View) -> list[str]:
     problems.extend(_image_gc_age_rules(view))
     for name, flag in (("iptablesDropBit", "iptables-drop-bit"), ("iptablesMasqueradeBit", "iptables-masquerade-bit")):
         value = view.int(name)
-        if not _in_range(value, 0, 31):
+        if value is not None and not _in_range(value, 0, 31):
             problems.append("%s: invalid configuration: %s (--%s) %d must be between 0 and 31, inclusive" % (name, name, flag, value))
     for name, flag in (("kubeAPIBurst", "kube-api-burst"), ("kubeAPIQPS", "kube-api-qps")):
         value = view.int(name)
@@ -186,13 +187,13 @@ def _scalar_rules(view: _View) -> list[str]:
         if value is not None and value < 0:
             problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
     oom_score_adj = view.int("oomScoreAdj")
-    if not _in_range(oom_score_adj, -1000, 1000):
+    if oom_score_adj is not None and not _in_range(oom_score_adj, -1000, 1000):
         problems.append("oomScoreAdj: invalid configuration: oomScoreAdj (--oom-score-adj) %d must be between -1000 and 1000, inclusive" % oom_score_adj)
     pods_per_core = view.int("podsPerCore")
     if pods_per_core is not None and pods_per_core < 0:
         problems.append("podsPerCore: invalid configuration: podsPerCore (--pods-per-core) %d must not be a negative number" % pods_per_core)
     port = view.int("port")
-    if not _in_range(port, 1, 65535):
+    if port is not None and not _in_range(port, 1, 65535):
         problems.append("port: invalid configuration: port (--port) %d must be between 1 and 65535, inclusive" % port)
     read_only_port = view.int("readOnlyPort")
     if read_only_port and not _in_range(read_only_port, 1, 65535):
@@ -219,7 +220,7 @@ def _cfs_quota_period_rules(view: _View) -> list[str]:
 
 
 def _image_gc_age_rules(view: _View) -> list[str]:
-    problems = []
+    problems: list[str] = []
     minimum, maximum = view.duration("imageMinimumGCAge"), view.duration("imageMaximumGCAge")
     if maximum and view.enabled("ImageMaximumGCAge") is False:
         problems.append(
@@ -255,7 +256,7 @@ def _image_pull_rules(view: _View) -> list[str]:
 
 
 def _shutdown_rules(view: _View) -> list[str]:
-    problems = []
+    problems: list[str] = []
     period, critical = view.duration("shutdownGracePeriod"), view.duration("shutdownGracePeriodCriticalPods")
     if period is None or critical is None:
         return []
@@ -331,7 +332,7 @@ def _enforce_node_allocatable_rules(view: _View) -> list[str]:
     field = "enforceNodeAllocatable"
     flag = "enforceNodeAllocatable (--enforce-node-allocatable)"
     present = set(enforcements)
-    options = ENFORCEMENT_OPTIONS
+    options: tuple[str, ...] = ENFORCEMENT_OPTIONS
     valid = "%s or %s" % (", ".join(go_quote(option) for option in ENFORCEMENT_OPTIONS[:-1]), go_quote(ENFORCE_NONE))
     if view.minor == "1.31":
         # No -compressible enforcements yet (v1.32 added them); the v1.31.14 kubelet's wording.

@@ -75,7 +75,7 @@ def _vmodule_problems(logging: dict) -> list[str]:
     vmodule = logging.get("vmodule")
     if not isinstance(vmodule, list) or not vmodule:
         return []
-    problems = []
+    problems: list[str] = []
     if (logging.get("format") or "text") != "text":
         problems.append(_FieldError("logging.vmodule: Forbidden: Only supported for text log format"))
     for index, item in enumerate(vmodule):
