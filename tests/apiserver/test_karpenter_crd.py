@@ -67,8 +67,20 @@ def karpenter_class(name, spec=None, **overrides):
     )
 
 
+def mixed_boot_split_class():
+    """A 1-, 2- and 4-NUMA-node type behind one class, split at boot (the user data carries the program's part)."""
+    one, four = ({"numa_nodes": [{"id": node, "memory_bytes": 16 << 30, "cpus": [2 * node, 2 * node + 1]} for node in range(count)]} for count in (1, 4))
+    types = {"m5.xlarge": one, "m5.2xlarge": copy.deepcopy(TOPOLOGY), "m5.4xlarge": four}
+    for topology in (one, four):
+        topology["numa_memory_capacity_bytes"] = sum(node["memory_bytes"] for node in topology["numa_nodes"])
+    mixed = {key: value for key, value in karpenter_class("mixed-boot-split").items() if key not in ("instance_type", "topology")}
+    mixed["karpenter"]["kubelet"] = {"kubeReserved": {"memory": "1948Mi"}}
+    return dict(mixed, instance_types=types, boot_split=True)
+
+
 def test_every_ec2nodeclass_written_is_accepted(karpenter_api, collections_root, tmp_path):
     classes = example_node_classes(collections_root, tmp_path) + [
+        mixed_boot_split_class(),
         karpenter_class("formula"),
         karpenter_class("pinned", intent=dict(STATIC, kubeReserved={"memory": "4Gi"}, systemReserved={"memory": "1Gi"})),
         karpenter_class(
