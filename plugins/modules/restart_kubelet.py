@@ -14,8 +14,9 @@ description:
   - "Runs on the node, in one call: write the files of O(write) that differ from what is on the node (keeping what each
     held before), stop the unit, remove C(memory_manager_state) (and C(cpu_manager_state) with
     O(reset_cpu_manager_state)), start it, wait for C(/healthz), compare the new C(memory_manager_state) with
-    O(expected_state), then watch the unit until it has run O(settle) seconds since its start. Without O(reset), the
-    unit is restarted instead of stopped and started, and the checkpoints stay."
+    O(expected_state), then watch the unit until it has run O(settle) seconds since that checkpoint matched (since its
+    start without O(expected_state)). Without O(reset), the unit is restarted instead of stopped and started, and the
+    checkpoints stay."
   - "Once the kubelet is up and its checkpoint matches, the transaction reports so (RV(settled) false, with
     RV(settling_until)) and goes on watching the unit for the rest of O(settle): a kubelet that exits in that time is
     rolled back by the transaction itself, which then reports that. O(settled=false) returns that first report, so the
@@ -73,8 +74,11 @@ options:
     default: 120
   settle:
     description:
-      - Seconds the kubelet must have run since its start, and still run, before the transaction counts it as up. A
-        kubelet can answer C(/healthz) and then exit, when its container manager refuses a checkpoint.
+      - Seconds the kubelet must have run, and still run, since its C(memory_manager_state) matched O(expected_state)
+        (the file's modification time, never before the process's start; without O(expected_state), since its start),
+        before the transaction counts it as up. After its memory manager, the kubelet's container manager still
+        validates the node allocatable, sets up the node's cgroups and starts the device manager, any of which can end
+        it.
     type: float
     default: 2
   expected_state:

@@ -22,6 +22,24 @@ def _utc(moment):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + f".{int(moment % 1 * 1000):03d}Z"
 
 
+def _process_start(state):
+    """time.monotonic() when the unit's main process started (systemd's ActiveEnterTimestampMonotonic, CLOCK_MONOTONIC in
+    microseconds, as time.monotonic() reads it)."""
+    return int(state.get("ActiveEnterTimestampMonotonic") or 0) / 1e6
+
+
+def _read_checkpoint(path):
+    """(text or None, time.monotonic() when it was written) of the checkpoint; the kubelet replaces it whole (rename)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+            modified = os.fstat(handle.fileno()).st_mtime
+    except FileNotFoundError:
+        return None, time.monotonic()
+    # Its modification time (wall clock) on the monotonic clock the unit's times use.
+    return text, time.monotonic() - max(0.0, time.time() - modified)
+
+
 class Transaction:
     """One change of the kubelet's files and its restart on this node, with its rollback."""
 
@@ -42,6 +60,8 @@ class Transaction:
         self.health_deadline = self.started
         # The unit's state when the new kubelet first answered: settling means it keeps that main PID.
         self.healthy = None
+        # time.monotonic() from which the settle counts: when memory_manager_state matched the plan (check_checkpoint).
+        self.proven_at = None
         # time.monotonic() when the last start was asked for: what the unit shows from before it is not its answer.
         self.start_requested = None
 
@@ -108,6 +128,7 @@ class Transaction:
                 raise StepFailed(f"{self.unit} did not answer {url or 'active'} within {self.params['health_timeout']} s")
             time.sleep(0.2)
         self.healthy = state
+        self.proven_at = None
         return state
 
     def started_since_request(self, state):
@@ -133,27 +154,37 @@ class Transaction:
                 f"main PID {state.get('MainPID')}, was {healthy.get('MainPID')}"
             )
 
-    def settle_end(self, healthy):
-        """time.monotonic() when the kubelet will have run `settle` seconds since its start."""
+    def settle_from(self, healthy):
+        """time.monotonic() from which the settle counts: when memory_manager_state matched the plan, else (no
+        expected_state, or the rollback's start) the process's start."""
+        if self.proven_at is not None:
+            return self.proven_at
         # systemd's ActiveEnterTimestampMonotonic is CLOCK_MONOTONIC in microseconds, as time.monotonic() reads it.
-        return int(healthy.get("ActiveEnterTimestampMonotonic") or 0) / 1e6 + self.params["settle"]
+        return _process_start(healthy)
+
+    def settle_end(self, healthy):
+        """time.monotonic() when the kubelet will have run `settle` seconds since its checkpoint matched (or its start)."""
+        return self.settle_from(healthy) + self.params["settle"]
 
     def settle(self, healthy):
         end = self.settle_end(healthy)
+        since = "memory_manager_state matched" if self.proven_at is not None else "its start"
         while True:
             self.still_running(healthy)
             left = end - time.monotonic()
             if left <= 0:
-                return f"ran {self.params['settle'] - left:.1f} s"
+                return f"ran {self.params['settle'] - left:.1f} s since {since}"
             time.sleep(min(0.2, left))
 
     def check_checkpoint(self):
-        """Compare memory_manager_state with the plan once the kubelet has written its machine state.
+        """Compare memory_manager_state with the plan once the kubelet has written its machine state, and keep when it
+        matched (proven_at): the settle counts from there.
 
         The real kubelet answers /healthz before it starts its memory manager: the container manager starts only when
         the container runtime is up (initializeRuntimeDependentModules in
         https://github.com/kubernetes/kubernetes/blob/v1.36.2/pkg/kubelet/kubelet.go), so right after a reset the
         checkpoint may be missing or hold no machine state for a few seconds. Wait for it within the health timeout.
+        A kubelet that writes it before it answers is as good: the file's own time says when it matched.
         """
         expected = self.params["expected_state"]
         if not expected:
@@ -163,13 +194,11 @@ class Transaction:
         while True:
             # A kubelet that exits while its checkpoint is awaited will never write it: fail now, not at the deadline.
             self.still_running(self.healthy)
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
-            except FileNotFoundError:
-                text = None
+            text, written_at = _read_checkpoint(path)
             problems = checkpoint_problems(text, expected)
             if not problems:
+                # Never before this process started: a checkpoint kept by a plain restart is only read by the new kubelet.
+                self.proven_at = max(written_at, _process_start(self.healthy))
                 waited = time.monotonic() - began
                 return f"written {waited:.1f} s after healthz" if waited >= 0.1 else None
             if checkpoint_complete(text) or time.monotonic() > self.health_deadline:

@@ -91,3 +91,27 @@ def test_no_machine_state_by_the_health_deadline_fails(tmp_path):
     (tmp_path / "memory_manager_state").write_text(NOT_YET)
     with pytest.raises(_node.StepFailed, match=r"memory_manager_state reserves \{\} bytes per NUMA node"):
         _transaction(tmp_path, 0.5).check_checkpoint()
+
+
+@pytest.mark.parametrize(
+    "written_ago, started_ago, counts_from_ago",
+    [(5, 10, 5), (10, 5, 5)],
+    ids=["written by the new kubelet: its write", "kept from before its start (a plain restart): the start"],
+)
+def test_the_settle_counts_from_the_checkpoint_matching(tmp_path, written_ago, started_ago, counts_from_ago):
+    # Written before the check looked (before /healthz answered, say): the file's time, not the look, is the proof's.
+    state = tmp_path / "memory_manager_state"
+    state.write_text(WRITTEN)
+    os.utime(state, (time.time() - written_ago, time.time() - written_ago))
+    transaction = _transaction(tmp_path, 30)
+    transaction.healthy = dict(RUNNING, ActiveEnterTimestampMonotonic=str(int((time.monotonic() - started_ago) * 1e6)))
+    transaction.params["settle"] = 2
+    transaction.check_checkpoint()
+    assert abs(transaction.settle_end(transaction.healthy) - (time.monotonic() - counts_from_ago + 2)) < 0.5
+
+
+def test_without_an_expected_state_the_settle_counts_from_the_start(tmp_path):
+    transaction = Transaction({"unit": "kubelet.service", "root_dir": str(tmp_path), "expected_state": None, "settle": 2})
+    transaction.healthy = dict(RUNNING, ActiveEnterTimestampMonotonic=str(int((time.monotonic() - 1) * 1e6)))
+    assert transaction.check_checkpoint() is None
+    assert abs(transaction.settle_end(transaction.healthy) - (time.monotonic() + 1)) < 0.5

@@ -128,6 +128,41 @@ def test_no_report_before_the_verdict_when_the_settle_is_already_over(unit):
     assert reports == [] and result["settled"] and not result["failed"]
 
 
+class CheckpointWritingUnit(FakeUnit):
+    """A kubelet whose every start writes `text` into memory_manager_state `delay` seconds later (after /healthz answers,
+    as the real kubelet does)."""
+
+    def __init__(self, path, text, delay, exit_after):
+        super().__init__(exit_after)
+        self.path, self.text, self.delay = path, text, delay
+        self.timers = []
+
+    def systemctl(self, *args):
+        result = super().systemctl(*args)
+        if args[0] in ("start", "restart"):
+            timer = threading.Timer(self.delay, self.path.write_text, args=(self.text,))
+            timer.start()
+            self.timers.append(timer)
+        return result
+
+
+def test_a_kubelet_that_exits_within_the_settle_after_its_checkpoint_is_rolled_back(monkeypatch, tmp_path):
+    # The checkpoint matches 1 s after the start, the kubelet exits 1.8 s after it; the settle (1.5 s) counts from the
+    # match, so the exit falls inside it (counted from the start, it would have passed at 1.5 s).
+    text = json.dumps({"policyName": "Static", "machineState": {"0": {"memoryMap": {"memory": {"systemReserved": 1}}}}})
+    fake = CheckpointWritingUnit(tmp_path / "memory_manager_state", text, delay=1.0, exit_after=1.8)
+    monkeypatch.setattr(_node, "systemctl", fake.systemctl)
+    monkeypatch.setattr(_node, "unit_show", fake.show)
+    monkeypatch.setattr(Transaction, "journal_error", lambda self: "")
+    try:
+        result = Transaction(_params(root_dir=str(tmp_path), settle=1.5, expected_state={"policyName": "Static", "systemReserved": {"0": 1}})).run()
+    finally:
+        for timer in fake.timers:
+            timer.join()
+    assert result["rolled_back"] and result["steps"][-1]["step"] == "settle", result["steps"]
+    assert "answered, then exited" in result["steps"][-1]["error"]
+
+
 class Exited(Exception):
     pass
 
