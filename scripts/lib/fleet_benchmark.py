@@ -7,7 +7,7 @@ render: numa.kubelet.render for N offline hosts (default 1000) in at most 60 s o
 hosts on 2 cores). Prints the times; exits 1 when the target is missed.
 
 rollout: the speed targets of a fleet run, side by side with what plain Ansible costs for the same hosts, in one run:
-  (a) a no-op re-run of numa.kubelet.kubelet_numa (tasks_from kubeadm) vs `ansible -m ansible.builtin.ping`: at most
+  (a) a no-op re-run of numa.kubelet.kubelet_numa (kubelet_numa_platform kubeadm) vs `ansible -m ansible.builtin.ping`: at most
       1.5x, with 0 changed and 0 kubelet starts;
   (b) the role's first converge vs a hand-written play that writes the same two files and restarts the kubelet (stop,
       remove the memory manager checkpoint, start): at most 1.0x;

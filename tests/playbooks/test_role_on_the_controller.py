@@ -299,3 +299,37 @@ def test_plan_node_with_pending_outside_the_role_says_it_needs_the_roles_templat
     result = run_check(collections_root, tmp_path, path)
     assert result.returncode == 2
     assert "plan_node: localhost: kubelet_numa_reboot_reset: missing; with pending=true the variables must hold the role's" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("entry_point", ["kubeadm", "rke2", "nodeadm", "k3s"])
+def test_an_old_platform_entry_point_warns_and_runs_main_with_its_platform(collections_root, tmp_path, entry_point):
+    # No intent: the old entry point warns even where main has nothing to do.
+    include = {"name": "numa.kubelet.kubelet_numa", "tasks_from": entry_point}
+    path = tasks_play(tmp_path, "Old entry point", [{"name": "The role", "ansible.builtin.include_role": include}])
+    result = run_check(collections_root, tmp_path, path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    output = " ".join((result.stdout + result.stderr).split())
+    assert "[DEPRECATION WARNING]: The entry point tasks_from: %s of the role numa.kubelet.kubelet_numa is deprecated" % entry_point in output, output
+    assert "with kubelet_numa_platform: %s." % entry_point in output, output
+
+
+def test_tasks_from_kubeadm_plans_as_main_with_the_platform(collections_root, tmp_path):
+    role_vars = {
+        "kubelet_numa_platform": "kubeadm",
+        "kubelet_numa_topology": TOPOLOGY,
+        "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+        "kubelet_numa_kubeadm_config_dir": str(tmp_path / "kubelet.conf.d"),
+        "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env"),
+    }
+    plans = {}
+    for name, include in (("main", {}), ("kubeadm", {"tasks_from": "kubeadm"})):
+        plan_file = tmp_path / f"{name}.json"
+        path = role_play(tmp_path, role_vars if name == "main" else {k: v for k, v in role_vars.items() if k != "kubelet_numa_platform"}, plan_file)
+        play = yaml.safe_load(path.read_text())
+        play[0]["tasks"][0]["ansible.builtin.include_role"].update(include)
+        path.write_text(yaml.safe_dump(play, sort_keys=False))
+        result = run_check(collections_root, tmp_path, path)
+        assert result.returncode == 0, result.stdout + result.stderr
+        plans[name] = json.loads(plan_file.read_text())
+    assert plans["main"]["platform"] == "kubeadm" and plans["main"] == plans["kubeadm"]

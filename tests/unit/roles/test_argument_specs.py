@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import glob
-import importlib.util
 import os
 import re
 import subprocess
@@ -56,15 +55,14 @@ def test_argument_specs_match_defaults(role):
         assert os.path.exists(tasks), "entry point %s has no tasks/%s.yml" % (entry_point, entry_point)
 
 
-def _copier():
-    spec = importlib.util.spec_from_file_location("argument_specs", os.path.join(REPO, "scripts", "lib", "argument_specs.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-# Each role whose entry points share their options: the entry point they are written under (scripts/lib/argument_specs.py).
+# Each role whose entry points share their options: the entry point that holds them first. kubelet_numa has one entry
+# point, main; the rollout's plays each validate the whole set, so every one of its entry points carries a copy.
 SHARED_OPTIONS = {"kubelet_numa": "main", "kubelet_numa_rollout": "plan"}
+
+
+def test_kubelet_numa_has_one_entry_point():
+    # tasks_from kubeadm | rke2 | nodeadm | k3s still run main, deprecated (plugins/filter/_deprecated_entry_point.py).
+    assert list(load("kubelet_numa", "meta", "argument_specs.yml")["argument_specs"]) == ["main"]
 
 
 @pytest.mark.parametrize(("role", "source"), sorted(SHARED_OPTIONS.items()))
@@ -74,10 +72,9 @@ def test_entry_points_carry_copies_of_the_source_options_without_yaml_aliases(ro
     # An alias shares one object, which ansible-doc empties while printing the first entry point that uses it.
     assert not [event for event in yaml.parse(text) if isinstance(event, yaml.AliasEvent)]
     specs = yaml.safe_load(text)["argument_specs"]
-    assert len(specs) > 1 and all(spec["options"] == specs[source]["options"] for spec in specs.values())
-    if os.path.exists(os.path.join(REPO, "scripts")):
-        assert _copier().SOURCES[role] == source
-        assert _copier().rewrite(text, source) == text, "stale copies of %s's options: run python3 scripts/lib/argument_specs.py" % source
+    assert source in specs
+    for entry_point, spec in specs.items():
+        assert spec["options"] == specs[source]["options"], f"{role}/{entry_point}: its options differ from {source}'s copy"
 
 
 def test_the_rollout_playbooks_play_keywords_default_to_the_roles_defaults():
@@ -90,25 +87,6 @@ def test_the_rollout_playbooks_play_keywords_default_to_the_roles_defaults():
         if "serial" in play:
             assert play["serial"] == "{{ kubelet_numa_rollout_serial | default(%d) }}" % defaults["kubelet_numa_rollout_serial"], play["name"]
     assert sum("serial" in play for play in plays) == 1
-
-
-def test_copier_replaces_an_entry_points_options_and_keeps_what_follows():
-    if not os.path.exists(os.path.join(REPO, "scripts")):
-        pytest.skip("scripts/ is not part of an installed collection")
-    text = (
-        "argument_specs:\n  main:\n    options:\n      a: {type: int, default: 1, description: A}\n  # about other\n"
-        "  other:\n    short_description: Other\n    options:\n      stale: {type: str, default: '', description: S}\n"
-        "  # about last\n  last:\n    short_description: Last\n"
-    )
-    rewritten = yaml.safe_load(_copier().rewrite(text))["argument_specs"]
-    assert rewritten["other"] == {"short_description": "Other", "options": {"a": {"type": "int", "default": 1, "description": "A"}}}
-    assert rewritten["last"]["options"] == rewritten["main"]["options"]
-    assert "  # about other\n  other:" in _copier().rewrite(text) and "  # about last\n  last:" in _copier().rewrite(text)
-    # Another source entry point: main is then a copy like the others.
-    from_other = yaml.safe_load(_copier().rewrite(text, "other"))["argument_specs"]
-    assert from_other["main"]["options"] == from_other["last"]["options"] == {"stale": {"type": "str", "default": "", "description": "S"}}
-    with pytest.raises(ValueError, match="no absent entry point"):
-        _copier().rewrite(text, "absent")
 
 
 @pytest.mark.parametrize("role", ROLES)
