@@ -21,7 +21,7 @@ from ansible_collections.numa.kubelet.plugins.modules.plan_node import DOCUMENTA
 from ansible_collections.numa.kubelet.plugins.plugin_utils._argument_spec import argument_spec_from_documentation
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
-from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import discover
+from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import discover, units_to_guard
 from ansible_collections.numa.kubelet.plugins.plugin_utils._pending import guard_state_paths, role_writes
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
 
@@ -169,6 +169,8 @@ class ActionModule(ActionBase):
                     "role's kubelet_numa_reboot_reset, a boolean" % (task_vars.get("inventory_hostname"), "missing" if isinstance(exc, KeyError) else exc),
                 )
                 return result
+            # The units the plan may restart come from the platform modules; their guard is compared before the plan names one.
+            units += [unit for unit in units_to_guard(variables) if unit not in units]
             also_read += [path for path in guard_state_paths(units) if path not in also_read]
         try:
             facts, attributes = discover(

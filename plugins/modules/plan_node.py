@@ -64,7 +64,9 @@ options:
       - Also decide what applying the plan changes, for the P(numa.kubelet.kubelet_numa#role) role, which sets it;
         every directory and file the role writes (the plan's files and the checkpoint guard's, the role's templates
         rendered as the role renders them, so the task must run in the role), and which of them differ from the node.
-      - Reads, with the kubelet's files, the checkpoint guard's files of every unit in O(also_units).
+      - Reads, with the kubelet's files, the state and the checkpoint guard's files of every systemd unit a plan of the
+        node may restart (those of C(kubelet_numa_platform), or of every platform when it is detected) and of every
+        unit in O(also_units).
       - Needs C(kubelet_numa_reboot_reset) (a boolean) in O(variables). The answer is C(apply) in RV(plan).
     type: bool
     default: false

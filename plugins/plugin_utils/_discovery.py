@@ -10,7 +10,7 @@ The platform modules say what marks them, what their plan reads and what only a 
 from __future__ import annotations
 
 from ._plan_inputs import PlanError, absolute_path
-from ._platforms import PLATFORM_NAMES, PLATFORMS, platform_named
+from ._platforms import PLATFORM_NAMES, PLATFORMS, platform_named, units_of
 
 
 def detect_platform(existing):
@@ -69,6 +69,14 @@ def reads(variables, existing=None, files=None):
     elif platform not in PLATFORM_NAMES:
         raise PlanError(["kubelet_numa_platform: %r is not one of %s" % (platform, ", ".join(PLATFORM_NAMES))])
     return dict(paths_to_read(variables, platform, files), platform=platform)
+
+
+def units_to_guard(variables):
+    """The systemd units a plan of this host may restart: kubelet_numa_platform's, or every platform's while the platform
+    is still to be detected (or is not a platform's name, which reads() refuses). The role reads their state and their
+    checkpoint guard's files before the plan names one."""
+    platform = (variables or {}).get("kubelet_numa_platform") or ""
+    return units_of(platform if platform in PLATFORM_NAMES else "")
 
 
 def discover(variables, node, also_read=(), also_units=(), lablabs=None):

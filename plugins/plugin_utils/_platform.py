@@ -13,12 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+# The kubelet's own systemd unit, as kubeadm's packages and the EKS AMIs (nodeadm) install it.
+KUBELET_UNIT = "kubelet.service"
+
 
 @dataclass(frozen=True)
 class Platform:
     """A platform: its name, how to tell it on a node, what to read there, and how it layers the kubelet's inputs.
 
     markers: paths its installer leaves on a node (one that exists, or a path under it, tells the platform).
+    units: every systemd unit a plan on this platform may restart (Layout.unit): discovery reads their state, and their
+      checkpoint guard's files, before the plan names one.
     paths_to_read(variables, files, problems) -> (files, dirs): what its plan reads on the node, besides the kubelet's
       root directory; files is what was read so far (None before the first read) when a file names another directory.
     discover(variables, node, files, lablabs) -> {fact: value}: the facts only a command on the node can tell (a version,
@@ -28,6 +33,7 @@ class Platform:
 
     name: str
     markers: tuple
+    units: tuple
     paths_to_read: Callable[[dict, Optional[dict], list], tuple]
     discover: Callable[[dict, Any, dict, dict], dict]
     layout: Callable[..., Optional["Layout"]]

@@ -95,4 +95,11 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     )
 
 
-K3S = Platform(name="k3s", markers=("/etc/rancher/k3s", "/usr/local/bin/k3s", "/opt/bin/k3s"), paths_to_read=_paths_to_read, discover=_discover, layout=_layout)
+K3S = Platform(
+    name="k3s",
+    markers=("/etc/rancher/k3s", "/usr/local/bin/k3s", "/opt/bin/k3s"),
+    units=tuple(K3S_UNITS.values()),
+    paths_to_read=_paths_to_read,
+    discover=_discover,
+    layout=_layout,
+)

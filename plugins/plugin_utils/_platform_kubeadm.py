@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ._effective import parse_kubelet_flags
 from ._plan_inputs import KubeletLayers, absolute_path, dropin_document, dropins_in, env_words, load_kubelet_config, parse_env_file, safe_path
-from ._platform import Layout, Platform
+from ._platform import KUBELET_UNIT, Layout, Platform
 
 
 def _paths_to_read(variables, files, problems):
@@ -112,7 +112,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
             }
         )
     return Layout(
-        unit="kubelet.service",
+        unit=KUBELET_UNIT,
         apply_unit=None,
         files=entries,
         directories=[config_dir],
@@ -124,6 +124,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
 KUBEADM = Platform(
     name="kubeadm",
     markers=("/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml"),
+    units=(KUBELET_UNIT,),
     paths_to_read=_paths_to_read,
     discover=_discover,
     layout=_layout,

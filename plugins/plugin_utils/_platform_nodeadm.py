@@ -21,7 +21,7 @@ from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files,
 from ._feature_gates import kubelet_minor
 from ._kubelet_fields import field_type_problems
 from ._plan_inputs import KubeletLayers, absolute_path, env_words, load_kubelet_config, vcpu_count
-from ._platform import Layout, Platform
+from ._platform import KUBELET_UNIT, Layout, Platform
 
 # nodeadm's base config.json as nodeadm writes it on a node of a current EKS version, less what only names the node
 # or the cluster (clusterDNS, providerID): defaultKubeletSubConfig, withVersionToggles (feature gate
@@ -271,7 +271,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
                 % (base_path, actual, expected["kubeReserved"]["memory"], instance_type)
             )
     return Layout(
-        unit="kubelet.service",
+        unit=KUBELET_UNIT,
         apply_unit=apply_unit,
         files=[{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
         directories=[source_dir],
@@ -284,5 +284,10 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
 
 
 NODEADM = Platform(
-    name="nodeadm", markers=("/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"), paths_to_read=_paths_to_read, discover=_discover, layout=_layout
+    name="nodeadm",
+    markers=("/etc/eks/nodeadm.d", "/etc/kubernetes/kubelet/config.json"),
+    units=(KUBELET_UNIT,),
+    paths_to_read=_paths_to_read,
+    discover=_discover,
+    layout=_layout,
 )

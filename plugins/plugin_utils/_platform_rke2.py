@@ -22,6 +22,7 @@ from ._platform import Layout, Platform
 from ._platform_rke2_lablabs import LABLABS_KUBELET_CONFIG, lablabs_hand_over, lablabs_inputs, lablabs_kubelet_config
 
 RKE2_ROLES = ("server", "agent")
+RKE2_UNITS = {role: f"rke2-{role}.service" for role in RKE2_ROLES}
 
 
 def _paths_to_read(variables, files, problems):
@@ -38,7 +39,7 @@ def _discover(variables, node, files, lablabs):
     if not variables.get("kubelet_numa_rke2_role"):
         # The service the RKE2 installer enabled on this node; a server also runs an agent's kubelet.
         facts["rke2_role"] = lablabs_role(lablabs) or next(
-            (role for role in RKE2_ROLES if node.unit_file_state("rke2-%s.service" % role) in ("enabled", "enabled-runtime")), ""
+            (role for role in RKE2_ROLES if node.unit_file_state(RKE2_UNITS[role]) in ("enabled", "enabled-runtime")), ""
         )
     return facts
 
@@ -133,7 +134,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         return report
 
     return Layout(
-        unit="rke2-%s.service" % role,
+        unit=RKE2_UNITS[role],
         apply_unit=None,
         files=entries,
         directories=directories,
@@ -148,5 +149,10 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
 
 
 RKE2 = Platform(
-    name="rke2", markers=("/etc/rancher/rke2", "/usr/local/bin/rke2", "/usr/bin/rke2"), paths_to_read=_paths_to_read, discover=_discover, layout=_layout
+    name="rke2",
+    markers=("/etc/rancher/rke2", "/usr/local/bin/rke2", "/usr/bin/rke2"),
+    units=tuple(RKE2_UNITS.values()),
+    paths_to_read=_paths_to_read,
+    discover=_discover,
+    layout=_layout,
 )

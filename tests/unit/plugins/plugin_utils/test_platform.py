@@ -13,10 +13,10 @@ import os
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import detect_platform, detection_paths
+from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import detect_platform, detection_paths, units_to_guard
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan_inputs import PlanError
 from ansible_collections.numa.kubelet.plugins.plugin_utils._platform import Layout, Platform
-from ansible_collections.numa.kubelet.plugins.plugin_utils._platforms import PLATFORM_NAMES, PLATFORMS, platform_named
+from ansible_collections.numa.kubelet.plugins.plugin_utils._platforms import PLATFORM_NAMES, PLATFORMS, platform_named, units_of
 
 PLUGIN_UTILS = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4, "plugins", "plugin_utils")
 PLATFORM_MODULES = ("_platform_kubeadm", "_platform_rke2", "_platform_rke2_lablabs", "_platform_nodeadm", "_platform_k3s", "_k3s_agent")
@@ -115,3 +115,30 @@ def test_plugin_utils_imports_form_a_dag_without_private_names_across_modules():
 
     for module in modules:
         visit(module, [])
+
+
+def test_the_units_a_plan_may_restart_are_the_platforms_own():
+    assert {platform.name: platform.units for platform in PLATFORMS} == {
+        "kubeadm": ("kubelet.service",),
+        "rke2": ("rke2-server.service", "rke2-agent.service"),
+        "nodeadm": ("kubelet.service",),
+        "k3s": ("k3s.service", "k3s-agent.service"),
+    }
+    # Before detection, every platform's, each once.
+    assert units_of() == ["kubelet.service", "rke2-server.service", "rke2-agent.service", "k3s.service", "k3s-agent.service"]
+    assert units_of("k3s") == ["k3s.service", "k3s-agent.service"]
+    for variables, units in (
+        ({"kubelet_numa_platform": "nodeadm"}, ["kubelet.service"]),
+        ({"kubelet_numa_platform": ""}, units_of()),
+        ({}, units_of()),
+        # Not a platform: the read goes on as for detection, and reads() refuses the name.
+        ({"kubelet_numa_platform": "k0s"}, units_of()),
+    ):
+        assert units_to_guard(variables) == units, variables
+
+
+@pytest.mark.parametrize("platform", PLATFORM_NAMES)
+def test_every_layout_restarts_one_of_its_platforms_units(platform):
+    source_text = source("_platform_" + platform)
+    # The unit of the Layout is named through the declared units, never as a literal of its own.
+    assert 'unit="' not in source_text and "unit='" not in source_text, platform
