@@ -20,6 +20,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import (
     ready_since,
     roll_decision,
     serial_problems,
+    summary_lines,
 )
 
 
@@ -66,6 +67,19 @@ def ready_since_filter(node, started):
         raise AnsibleFilterError("_ready_since: %s" % exc) from exc
 
 
+def rollout_summary_filter(hosts):
+    """The rollout's summary table, line by line."""
+    hosts = plain_data(hosts)
+    if not isinstance(hosts, list) or not all(isinstance(host, dict) and "host" in host for host in hosts):
+        raise AnsibleFilterError(
+            f"_rollout_summary: the input must be a list of {{host, platform, reserved_memory, result, healed}}, got {hosts!r} ({type_name(hosts)})"
+        )
+    try:
+        return summary_lines(hosts)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise AnsibleFilterError(f"_rollout_summary: a host's entry is not as documented (a missing key or a wrong type) in {hosts!r}") from exc
+
+
 class FilterModule:
     """Fleet rollout and verification."""
 
@@ -76,4 +90,5 @@ class FilterModule:
             "_rollout_problems": rollout_problems_filter,
             "_roll_decision": roll_decision_filter,
             "_ready_since": ready_since_filter,
+            "_rollout_summary": rollout_summary_filter,
         }

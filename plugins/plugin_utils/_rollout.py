@@ -466,3 +466,44 @@ def process_started_at(text) -> float:
     if name != "ExecMainStartTimestampMonotonic" or monotonic <= 0:
         raise KubeletConfigError([f"the kubelet's unit has no running main process ({fields[2]})"])
     return now - uptime + monotonic / 1e6
+
+
+# What a failed step left behind, when the host was reachable (the role's rescue rolls an apply back).
+_LEFT_AFTER_FAILED_STEP = {"drain": ", nothing applied", "apply": ", rolled back by the role"}
+SUMMARY_HEADER = ("HOST", "PLATFORM", "NUMA SPLIT", "RESULT")
+
+
+def _flag(value: object) -> bool:
+    """A record's boolean as Ansible may have templated it (True, or "True" from a non-native template)."""
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes", "1"))
+
+
+def result_text(record: dict) -> str:
+    """The RESULT column of one host, from its kubelet_numa_rollout_result record ({} when the roll never reached it)."""
+    if record.get("result") == "applied":
+        return f"applied, {record.get('message', '')}"
+    if record.get("result") == "failed":
+        step = str(record.get("step", ""))
+        left = ", unreachable (not rolled back)" if _flag(record.get("unreachable")) else _LEFT_AFTER_FAILED_STEP.get(step, "")
+        return f"FAILED at {step}{left}{', left cordoned' if _flag(record.get('cordoned')) else ''}"
+    return "untouched (not reached)"
+
+
+def numa_split(reserved_memory: list | None) -> str:
+    """The NUMA SPLIT column: the plan's reservedMemory as NODE=LIMIT pairs, or "-" for a host without a plan."""
+    return " ".join(f"{entry['numaNode']}={entry['limits']['memory']}" for entry in reserved_memory or []) or "-"
+
+
+def summary_lines(hosts: list[dict]) -> list[str]:
+    """The rollout's summary table, one line per host in the play's order, each column as wide as its longest cell;
+    then one line per host that healed itself since the collection's last change.
+
+    hosts: [{host, platform, reserved_memory, result, healed}]: the host's name, its plan's platform and reservedMemory
+    ("" and [] without a plan), its kubelet_numa_rollout_result record ({} when not reached) and its self-heal text ("").
+    """
+    rows = [SUMMARY_HEADER] + [
+        (str(host["host"]), str(host.get("platform") or "-"), numa_split(host.get("reserved_memory")), result_text(host.get("result") or {})) for host in hosts
+    ]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(SUMMARY_HEADER) - 1)]
+    table = ["  ".join([*(row[column].ljust(width) for column, width in enumerate(widths)), row[-1]]) for row in rows]
+    return table + [f"{host['host']}: {host['healed']}" for host in hosts if host.get("healed")]

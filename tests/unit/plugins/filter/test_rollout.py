@@ -64,3 +64,29 @@ def test_filters_name_a_list_none_or_string_where_a_mapping_belongs(call, messag
     with pytest.raises(AnsibleFilterError) as raised:
         call()
     assert message in str(raised.value) and "_Ansible" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "hosts, message",
+    [
+        (
+            {"host": "n1"},
+            r"^_rollout_summary: the input must be a list of \{host, platform, reserved_memory, result, healed\}, got \{'host': 'n1'\} \(mapping\)$",
+        ),
+        (["n1"], r"^_rollout_summary: the input must be a list of .*, got \['n1'\] \(list\)$"),
+        (
+            [{"host": "n1", "reserved_memory": [{"numaNode": 0}]}],
+            r"^_rollout_summary: a host's entry is not as documented \(a missing key or a wrong type\) in \[\{'host': 'n1', ",
+        ),
+    ],
+)
+def test_rollout_summary_refuses_what_is_not_a_list_of_host_entries(hosts, message):
+    with pytest.raises(AnsibleFilterError, match=message):
+        FilterModule().filters()["_rollout_summary"](hosts)
+
+
+def test_rollout_summary_passes_the_engines_lines_through():
+    assert FilterModule().filters()["_rollout_summary"]([{"host": "n1"}]) == [
+        "HOST  PLATFORM  NUMA SPLIT  RESULT",
+        "n1    -         -           untouched (not reached)",
+    ]
