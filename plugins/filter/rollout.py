@@ -14,6 +14,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields impor
 from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import (
     configz_drift,
     drift,
+    host_problems,
     intent_conflicts,
     intent_digest,
     process_started_at,
@@ -80,6 +81,17 @@ def rollout_summary_filter(hosts):
         raise AnsibleFilterError(f"_rollout_summary: a host's entry is not as documented (a missing key or a wrong type) in {hosts!r}") from exc
 
 
+def rollout_host_problems_filter(host):
+    """What the rollout's first play refuses on one host besides its plan."""
+    host = plain_data(host)
+    if not isinstance(host, dict) or "name" not in host:
+        raise AnsibleFilterError(f"_rollout_host_problems: the input must be a mapping with the host's name and checks, got {host!r} ({type_name(host)})")
+    try:
+        return host_problems(host)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise AnsibleFilterError(f"_rollout_host_problems: the host's checks are not as documented (a missing key or a wrong type) in {host!r}") from exc
+
+
 class FilterModule:
     """Fleet rollout and verification."""
 
@@ -91,4 +103,5 @@ class FilterModule:
             "_roll_decision": roll_decision_filter,
             "_ready_since": ready_since_filter,
             "_rollout_summary": rollout_summary_filter,
+            "_rollout_host_problems": rollout_host_problems_filter,
         }

@@ -507,3 +507,22 @@ def summary_lines(hosts: list[dict]) -> list[str]:
     widths = [max(len(row[column]) for row in rows) for column in range(len(SUMMARY_HEADER) - 1)]
     table = ["  ".join([*(row[column].ljust(width) for column, width in enumerate(widths)), row[-1]]) for row in rows]
     return table + [f"{host['host']}: {host['healed']}" for host in hosts if host.get("healed")]
+
+
+def host_problems(host: dict) -> list[str]:
+    """What the rollout's first play refuses on one host besides its plan, one line each.
+
+    host: {name, config, plan_problems, kubeconfig, kubeconfig_exists, control_host, node_name, node_rc, node_stderr}:
+    the host's name and kubelet_numa_config, the lines of its failed plan, the rollout's kubeconfig (""
+    node-local) and whether the control host has it, and the answer of `kubectl get node` for its Node (rc 0 when not
+    asked). The Node is looked for only through a kubeconfig that exists.
+    """
+    name = host["name"]
+    problems = [] if host.get("config") else [f"{name}: kubelet_numa_config is empty: there is nothing to roll out on this host"]
+    problems += [f"{name}: {problem}" for problem in host.get("plan_problems") or []]
+    if host.get("kubeconfig") and not _flag(host.get("kubeconfig_exists")):
+        problems.append(f"kubelet_numa_rollout_kubeconfig: {host['kubeconfig']} does not exist on the control host {host['control_host']}")
+    elif int(host.get("node_rc") or 0) != 0:
+        stderr = str(host.get("node_stderr") or "").strip()
+        problems.append(f"{name}: its Node {host['node_name']} cannot be read from the cluster: {stderr}")
+    return problems

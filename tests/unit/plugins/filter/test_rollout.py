@@ -90,3 +90,14 @@ def test_rollout_summary_passes_the_engines_lines_through():
         "HOST  PLATFORM  NUMA SPLIT  RESULT",
         "n1    -         -           untouched (not reached)",
     ]
+
+
+def test_rollout_host_problems_refuses_what_is_not_a_hosts_checks():
+    host_problems = FilterModule().filters()["_rollout_host_problems"]
+    with pytest.raises(AnsibleFilterError, match=r"^_rollout_host_problems: the input must be a mapping with the host's name and checks, got 'n1' \(string\)$"):
+        host_problems("n1")
+    with pytest.raises(
+        AnsibleFilterError, match=r"^_rollout_host_problems: the host's checks are not as documented \(a missing key or a wrong type\) in \{'name': 'n1', "
+    ):
+        host_problems({"name": "n1", "config": {}, "kubeconfig": "/k", "kubeconfig_exists": False})
+    assert host_problems({"name": "n1", "config": {}}) == ["n1: kubelet_numa_config is empty: there is nothing to roll out on this host"]
