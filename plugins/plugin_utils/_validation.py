@@ -69,6 +69,20 @@ class Report:
     errors: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
 
+    def collect(self, check, *args):
+        """check(*args)'s result, or None when it raises KubeletConfigError, whose problems become this report's errors."""
+        try:
+            return check(*args)
+        except KubeletConfigError as exc:
+            self.errors.extend(exc.problems)
+            return None
+
+    def add(self, other: Report | None) -> None:
+        """Another check's report, errors and warnings, after this one's."""
+        if other is not None:
+            self.errors.extend(other.errors)
+            self.warnings.extend(other.warnings)
+
 
 @dataclass(frozen=True)
 class MemoryReservationEntry:
@@ -76,15 +90,6 @@ class MemoryReservationEntry:
 
     numa_node: int
     limits: dict
-
-
-def _collect(report, check, *args):
-    """Run one check; its KubeletConfigError becomes errors in the report and its result is returned (None on error)."""
-    try:
-        return check(*args)
-    except KubeletConfigError as exc:
-        report.errors.extend(exc.problems)
-        return None
 
 
 # The kubelet's decoder knows one version and kind (pkg/kubelet/apis/config/scheme/scheme.go, whose line 33 makes the
@@ -187,7 +192,8 @@ def _parse_reserved_memory(config):
     return entries
 
 
-def _check_memory_manager(config, report, entries, nodes, memory_capacity):
+def _check_memory_manager(config, entries, nodes, memory_capacity) -> Report:
+    report = Report()
     policy = string_field(config, "memoryManagerPolicy") or MEMORY_MANAGER_NONE
     if policy == MEMORY_MANAGER_WINDOWS_ONLY:
         raise KubeletConfigError(['memoryManagerPolicy: policy "%s" is not available for platform "linux"' % policy])
@@ -201,7 +207,7 @@ def _check_memory_manager(config, report, entries, nodes, memory_capacity):
             raise KubeletConfigError(
                 ['reservedMemory: set without memoryManagerPolicy "%s"; the kubelet ignores it under policy "%s"' % (MEMORY_MANAGER_STATIC, policy)]
             )
-        return
+        return report
     topology_policy = config.get("topologyManagerPolicy") or "none"
     if topology_policy not in NUMA_ALIGNING_TOPOLOGY_POLICIES:
         report.warnings.append(
@@ -209,7 +215,7 @@ def _check_memory_manager(config, report, entries, nodes, memory_capacity):
             'on one NUMA node; use "single-numa-node" or "restricted"' % topology_policy
         )
     if entries is None:
-        return
+        return report
     if nodes:
         known = {node.id for node in nodes}
         missing = sorted({entry.numa_node for entry in entries if entry.numa_node not in known})
@@ -220,12 +226,15 @@ def _check_memory_manager(config, report, entries, nodes, memory_capacity):
             if MEMORY_TYPE in entry.limits and entry.limits[MEMORY_TYPE].as_int64() is not None:
                 shares[entry.numa_node] = shares.get(entry.numa_node, 0) + entry.limits[MEMORY_TYPE].as_int64()
         report.errors.extend("reservedMemory: %s" % problem for problem in node_fit_problems(shares, nodes))
-    reservation = memory_reservation(config, memory_capacity)
-    _check_sums(report, entries, reservation)
+    reservation = report.collect(memory_reservation, config, memory_capacity)
+    if reservation is not None:
+        report.errors.extend(_sum_problems(entries, reservation))
+    return report
 
 
-def _check_sums(report, entries, reservation):
+def _sum_problems(entries, reservation) -> list[str]:
     """memory_manager.go validateReservedMemory and policy_static.go NewPolicyStatic, every memory type."""
+    problems = []
     totals = {}
     for entry in entries:
         for resource_name, quantity in entry.limits.items():
@@ -237,15 +246,16 @@ def _check_sums(report, entries, reservation):
         expected = Quantity.from_int(0, "DecimalSI") + allocatable.get(resource_name, Quantity.from_int(0, "DecimalSI"))
         if reserved != expected:
             origin = reservation.describe() if resource_name == MEMORY_TYPE else "kubeReserved/systemReserved cannot hold %s" % resource_name
-            report.errors.append(
+            problems.append(
                 'reservedMemory: the total amount "%s" of type "%s" is not equal to the value "%s" determined by Node Allocatable feature (%s)'
                 % (reserved, resource_name, expected, origin)
             )
     if reservation.total.is_zero() and not totals.get(MEMORY_TYPE):
-        report.errors.append(
+        problems.append(
             "memoryManagerPolicy: [memorymanager] you should specify the system reserved memory "
             "(kubeReserved.memory + systemReserved.memory + hard-eviction memory.available is 0)"
         )
+    return problems
 
 
 def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
@@ -292,13 +302,12 @@ def check_main_config_file(config, numa_nodes=None, memory_capacity=None, kubele
     return check_kubelet_config(effective, numa_nodes, memory_capacity, kubelet_version, defaulted_by=kubelet_version)
 
 
-def _fields_of_the_version(config, kubelet_version, report):
-    """config without the fields kubelet_version does not know: the kubelet drops them at decoding, whatever their value
-    (a warning names each one)."""
+def _fields_of_the_version(config, kubelet_version) -> tuple[dict, list[str]]:
+    """config without the fields kubelet_version does not know, which the kubelet drops at decoding whatever their
+    value, and a warning naming each one."""
     unknown = fields_unknown_to(kubelet_version)
-    dropped = [name for name in config if name in unknown]
-    report.warnings.extend(unknown_field_warning(name, kubelet_version) for name in dropped if config[name] is not None)
-    return {name: value for name, value in config.items() if name not in unknown}
+    warnings = [unknown_field_warning(name, kubelet_version) for name, value in config.items() if name in unknown and value is not None]
+    return {name: value for name, value in config.items() if name not in unknown}, warnings
 
 
 def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_version=None, defaulted_by=None):
@@ -321,14 +330,15 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     if not isinstance(config, dict):
         report.errors.append("kubelet config: must be a mapping of KubeletConfiguration fields, got %s %r" % (type(config).__name__, config))
         return report
-    config = _fields_of_the_version(as_defaulted_for(config, defaulted_by, kubelet_version), kubelet_version, report)
-    _collect(report, _check_type_and_kind, config)
-    _collect(report, _check_unknown_fields, config)
+    config, unknown_field_warnings = _fields_of_the_version(as_defaulted_for(config, defaulted_by, kubelet_version), kubelet_version)
+    report.warnings.extend(unknown_field_warnings)
+    report.collect(_check_type_and_kind, config)
+    report.collect(_check_unknown_fields, config)
     report.errors.extend(field_type_problems(config, kubelet_version=kubelet_version))
     for resource_field in ("kubeReserved", "systemReserved"):
-        _collect(report, reserved_resource_list, config, resource_field)
+        report.collect(reserved_resource_list, config, resource_field)
     # Invalid numa_nodes are reported; the checks that need them are then skipped.
-    nodes = _collect(report, numa_nodes_from, numa_nodes) if numa_nodes is not None else None
+    nodes = report.collect(numa_nodes_from, numa_nodes) if numa_nodes is not None else None
     report.errors.extend(feature_gate_problems(config, kubelet_version))
     report.warnings.extend(feature_gate_warnings(config, kubelet_version))
     report.errors.extend(kubelet_validation_problems(config, kubelet_version))
@@ -342,8 +352,8 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     report.errors.extend(logging_problems(config, kubelet_version))
     report.errors.extend(register_with_taints_problems(config))
     report.errors.extend(memory_capacity_problems(config, memory_capacity))
-    entries = _collect(report, _parse_reserved_memory, config)
-    _collect(report, _check_memory_manager, config, report, entries, nodes, memory_capacity)
+    entries = report.collect(_parse_reserved_memory, config)
+    report.add(report.collect(_check_memory_manager, config, entries, nodes, memory_capacity))
     report.errors.extend(cpu_manager_problems(config, nodes, kubelet_version))
     report.errors.extend(topology_manager_problems(config, nodes, kubelet_version))
     report.warnings.extend(manager_option_warnings(config, kubelet_version))

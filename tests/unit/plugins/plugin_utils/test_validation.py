@@ -380,3 +380,22 @@ def test_validate_kubelet_config_refuses_what_the_kubelet_cannot_decode():
         {"memoryManagerPolicy": "Static", "kubeReserved": {"memory": 1073741824}, "reservedMemory": [{"numaNode": 0, "limits": {"memory": "1124Mi"}}]}, [0]
     ).errors
     assert any("json: cannot unmarshal number into Go struct field KubeletConfiguration.kubeReserved of type string" in error for error in errors), errors
+
+
+def test_what_the_memory_manager_check_found_stays_when_the_reservation_cannot_be_computed():
+    # A percentage memory.available without the node's capacity stops the sum check, not the checks before it.
+    config = {
+        "memoryManagerPolicy": "Static",
+        "evictionHard": {"memory.available": "5%"},
+        "kubeReserved": {"memory": "1Gi"},
+        "reservedMemory": [{"numaNode": 3, "limits": {"memory": "1Gi"}}],
+    }
+    report = check_kubelet_config(config, [0])
+    assert report.errors[0] == "reservedMemory: the reserved memory configuration references a NUMA node 3 that does not exist on this machine"
+    assert any(error.startswith("evictionHard.memory.available: '5%' is a share of the node's memory capacity") for error in report.errors[1:])
+    assert not any("the total amount" in error for error in report.errors)
+    warning = (
+        'topologyManagerPolicy "none" with memoryManagerPolicy "Static": pods are admitted even when their memory cannot be kept on one NUMA node; '
+        'use "single-numa-node" or "restricted"'
+    )
+    assert report.warnings == [warning]
