@@ -54,6 +54,7 @@ class KarpenterAmi:
     ami_family: str  # spec.amiFamily
     alias_prefix: str  # amiSelectorTerms alias, e.g. al2023@latest
     user_data: str  # what the user data is and who reads it, for the refusal
+    extra_keys: tuple[str, ...] = ()  # keys of the class's karpenter mapping besides kubelet and spec
 
 
 def _ami_problems(spec: dict, path: str, ami: KarpenterAmi) -> tuple[list[str], list[str]]:
@@ -117,9 +118,10 @@ def karpenter_inputs(node_class: dict, path: str, ami: KarpenterAmi) -> tuple[di
     karpenter, problems = mapping_or_problem(karpenter, path + ".karpenter")
     if karpenter is None:
         return None, None, problems
-    unknown = sorted(set(karpenter) - set(_KARPENTER_KEYS), key=str)
+    unknown = sorted(set(karpenter) - set(_KARPENTER_KEYS + ami.extra_keys), key=str)
     if unknown:
-        problems.append(f"{path}.karpenter: unknown keys {unknown}; use kubelet (EC2NodeClass spec.kubelet) and spec (the rest of the spec)")
+        extra = "".join(f", {key}" for key in ami.extra_keys)
+        problems.append(f"{path}.karpenter: unknown keys {unknown}; use kubelet (EC2NodeClass spec.kubelet) and spec (the rest of the spec){extra}")
     kubelet, kubelet_problems = mapping_or_problem(karpenter.get("kubelet"), path + ".karpenter.kubelet")
     spec, spec_problems = mapping_or_problem(karpenter.get("spec"), path + ".karpenter.spec")
     problems += kubelet_problems + spec_problems

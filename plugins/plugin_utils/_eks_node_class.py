@@ -21,7 +21,7 @@ from ._eks import max_pods as table_max_pods
 from ._split import SPLIT_STRATEGIES
 from ._validation import checked_kubelet_version
 
-AMI_FAMILIES = ("AL2023", "AL2")
+AMI_FAMILIES = ("AL2023", "AL2", "Bottlerocket")
 NODE_CLASS_KEYS = (
     "name",
     "ami_family",

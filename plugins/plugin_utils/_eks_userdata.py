@@ -5,7 +5,7 @@
 
 Nodes started by Karpenter or a launch template cannot be reached over ssh, so what the kubelet_numa role would write is
 rendered ahead of time: AL2023 NodeConfig user data and Karpenter EC2NodeClasses (_eks_al2023, _eks_karpenter), AL2
-bootstrap.sh kubelet extra args (_eks_al2). Nothing is returned while any class has a problem.
+bootstrap.sh kubelet extra args (_eks_al2), Bottlerocket TOML settings (_eks_bottlerocket). Nothing is returned while any class has a problem.
 """
 
 from __future__ import annotations
@@ -17,12 +17,15 @@ from ._config import plain_data
 from ._eks_al2 import al2_class_problems, render_al2
 from ._eks_al2023 import al2023_class_problems, al2023_karpenter_inputs, mime_user_data, render_al2023
 from ._eks_boot_split import BOOT_SPLIT_KEYS, boot_split_problems, render_types, single_type_classes
+from ._eks_bottlerocket import bottlerocket_class_problems, bottlerocket_karpenter_inputs, render_bottlerocket
 from ._eks_karpenter import ec2nodeclass
 from ._eks_node_class import AMI_FAMILIES, EksUserDataError, class_max_pods, class_path, identity_problems, shape_problems
 
+_CLASS_PROBLEMS = {"AL2": al2_class_problems, "AL2023": al2023_class_problems, "Bottlerocket": bottlerocket_class_problems}
+
 
 def _family_class_problems(node_class: dict, path: str, family: str) -> list[str]:
-    return al2_class_problems(node_class, path) if family == "AL2" else al2023_class_problems(node_class, path)
+    return _CLASS_PROBLEMS[family](node_class, path)
 
 
 def _class_problems(node_class: Any, path: str, taken: set) -> list[str]:
@@ -31,6 +34,8 @@ def _class_problems(node_class: Any, path: str, taken: set) -> list[str]:
     family = node_class.get("ami_family", "AL2023") if isinstance(node_class, dict) else None
     if family not in AMI_FAMILIES:
         return problems
+    if family == "Bottlerocket" and any(key in node_class for key in BOOT_SPLIT_KEYS):
+        return problems + bottlerocket_class_problems(node_class, path)
     boot_split = boot_split_problems(node_class, path, family)
     if boot_split:
         return problems + boot_split
@@ -50,6 +55,8 @@ def _render_class(node_class: dict, path: str, header: str | None) -> tuple[dict
             rendered["details"] = dict(rendered["details"], ami_family=family, max_pods=pods)
             rendered["details"]["reservation"] = str(memory_reservation(rendered["details"]["kubelet_config"]).total)
         return rendered, problems
+    if family == "Bottlerocket":
+        return _render_bottlerocket_class(node_class, path, header)
     if any(key in node_class for key in BOOT_SPLIT_KEYS):
         _kubelet, spec, _problems = al2023_karpenter_inputs(node_class, path)
         return render_types(
@@ -60,6 +67,19 @@ def _render_class(node_class: dict, path: str, header: str | None) -> tuple[dict
             lambda karpenter_kubelet, user_data: ec2nodeclass(name, spec, karpenter_kubelet, user_data, header),
         )
     return _render_al2023_class(node_class, path, header)
+
+
+def _render_bottlerocket_class(node_class: dict, path: str, header: str | None) -> tuple[dict | None, list[str]]:
+    """One Bottlerocket class (one instance type: its NUMA layout)."""
+    pods, problems = class_max_pods(node_class, path)
+    karpenter_kubelet, spec, karpenter_problems = bottlerocket_karpenter_inputs(node_class, path)
+    problems += karpenter_problems
+    if pods is None or karpenter_kubelet is None or problems:
+        return None, problems
+    rendered, problems = render_bottlerocket(node_class, node_class["name"], path, pods, (karpenter_kubelet, spec), header)
+    if rendered is not None:
+        rendered["details"] = dict(rendered["details"], ami_family="Bottlerocket", max_pods=pods)
+    return rendered, problems
 
 
 def _render_al2023_class(node_class: dict, path: str, header: str | None) -> tuple[dict | None, list[str]]:
@@ -79,7 +99,8 @@ def render_node_classes(node_classes: Any, header: Any = None) -> dict:
     """Plan and render every node class, or raise EksUserDataError with every problem of every class.
 
     Returns {"files": {file name: text}, "classes": {name: details}}; the file names are <name>.user-data.mime and
-    <name>.ec2nodeclass.yaml (AL2023), <name>.kubelet-extra-args.sh (AL2). header (ansible_managed) opens each file
+    <name>.ec2nodeclass.yaml (AL2023), <name>.kubelet-extra-args.sh (AL2), <name>.user-data.toml and
+    <name>.ec2nodeclass.yaml (Bottlerocket). header (ansible_managed) opens each file
     as comments (the MIME preamble for the user data).
     """
     if isinstance(node_classes, (str, dict)) or not isinstance(node_classes, (list, tuple)) or not node_classes:

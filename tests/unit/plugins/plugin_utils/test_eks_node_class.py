@@ -18,7 +18,7 @@ from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.eks_node_c
         ({"name": "Bad_Name"}, "name 'Bad_Name' must be a lower-case DNS label"),
         ({"intent": {}}, "intent {} must be a non-empty KubeletConfiguration fragment"),
         ({"intent": dict(STATIC, reservedMemory=[])}, "intent.reservedMemory is computed by the collection"),
-        ({"ami_family": "Bottlerocket"}, "ami_family 'Bottlerocket' is not one of AL2023, AL2"),
+        ({"ami_family": "bottlerocket"}, "ami_family 'bottlerocket' is not one of AL2023, AL2, Bottlerocket"),
         ({"topology": None}, "topology None must be {numa_nodes"),
     ],
 )
