@@ -25,6 +25,11 @@ description:
   - "AL2 (bootstrap.sh): the C(KUBELET_EXTRA_ARGS) value, with bootstrap.sh's kubeReserved (maxPods formula) and
     evictionHard in the file under it; map flags carry bootstrap.sh's keys too (a kubelet map flag replaces the file's
     map), and C(%) is written C(%%) because bootstrap.sh puts the value in a systemd C(Environment=) line."
+  - "Bottlerocket: TOML settings user data (C(settings.kubernetes): memory-manager-policy, memory-manager-reserved-memory
+    per NUMA node, topology-manager-policy and -scope, cpu-manager-policy, and the totals kube-reserved,
+    system-reserved, eviction-hard), planned the way Bottlerocket's kubelet-config template renders them; settings its
+    settings model refuses are refused first. With C(karpenter), C(karpenter.version) is required and a release that
+    drops the reserved memory (up to v1.14.1) is refused. One instance type per class (one NUMA layout)."
   - Output is byte-stable (a fixed MIME boundary, keys in input order) so it can be kept in git and diffed.
   - Any problem in any class fails the whole call with every problem listed, so nothing is written.
 author:
@@ -33,15 +38,17 @@ options:
   _input:
     description:
       - "The node classes. Each is a mapping: C(name) (a DNS label: names the EC2NodeClass and the files);
-        C(ami_family) (C(AL2023), the default, or C(AL2)); C(instance_type) (maxPods from the EKS table) or C(max_pods);
+        C(ami_family) (C(AL2023), the default, C(AL2) or C(Bottlerocket)); C(instance_type) (maxPods from the EKS table) or C(max_pods);
         C(topology) (C({numa_nodes: [{id, memory_bytes, cpus}], numa_memory_capacity_bytes}), as
         M(numa.kubelet.numa_facts) reports it); C(intent) (KubeletConfiguration fields: memoryManagerPolicy,
         topologyManagerPolicy, kubeReserved to pin it instead of the formula, systemReserved, evictionHard, ...);
-        C(split) (C(even), C(first), C(proportional) or C({numa_id: quantity})); C(karpenter) (AL2023 only:
-        C(kubelet), the EC2NodeClass C(spec.kubelet), and C(spec), the rest of the EC2NodeClass spec);
-        C(cluster) (AL2023 only: NodeConfig C(spec.cluster), required and complete for launch templates without
-        Karpenter); C(cluster_in_another_part) (AL2023 launch templates only: another user data part, a managed node
-        group's, supplies the cluster);
+        C(split) (C(even), C(first), C(proportional) or C({numa_id: quantity})); C(karpenter) (AL2023 and Bottlerocket:
+        C(kubelet), the EC2NodeClass C(spec.kubelet), and C(spec), the rest of the EC2NodeClass spec; Bottlerocket
+        also C(version), the Karpenter release);
+        C(cluster) (AL2023: NodeConfig C(spec.cluster), required and complete for launch templates without
+        Karpenter; Bottlerocket launch templates: C(name), C(apiServerEndpoint), C(certificateAuthority));
+        C(cluster_in_another_part) (AL2023 launch templates only: another user data part, a managed node group's,
+        supplies the cluster);
         C(use_max_pods) (AL2 only, bootstrap.sh C(--use-max-pods), default true);
         C(instance_types) (AL2023 only, instead of C(instance_type) and C(topology): every instance type the class may
         launch, a NodePool's C(node.kubernetes.io/instance-type) values, mapped to its topology; each is planned, and
@@ -96,7 +103,8 @@ _value:
     files:
       description:
         - "File name to content: C(<name>.user-data.mime) and C(<name>.ec2nodeclass.yaml) for AL2023,
-          C(<name>.kubelet-extra-args.sh) (C(KUBELET_EXTRA_ARGS='...'), shell-quoted) for AL2."
+          C(<name>.kubelet-extra-args.sh) (C(KUBELET_EXTRA_ARGS='...'), shell-quoted) for AL2, C(<name>.user-data.toml)
+          and C(<name>.ec2nodeclass.yaml) for Bottlerocket."
       type: dict
     classes:
       description:
@@ -104,7 +112,8 @@ _value:
           reserved_memory, reservation (kubeReserved + systemReserved + evictionHard memory as the kubelet sums it),
           numa_nodes, warnings; AL2023 adds nodeconfig, kubelet_inputs (base config.json and the 40-nodeadm.conf
           nodeadm builds), launch (V(karpenter) or V(launch template)) and for Karpenter karpenter_kubelet (the
-          C(spec.kubelet) written); AL2 adds flags, kubelet_extra_args, bootstrap_args and base_config."
+          C(spec.kubelet) written); AL2 adds flags, kubelet_extra_args, bootstrap_args and base_config; Bottlerocket adds
+          settings (C(settings.kubernetes) written), launch and for Karpenter karpenter_kubelet."
       type: dict
   sample:
     files:

@@ -10,7 +10,7 @@ memoryManagerPolicy only when a memory-manager-reserved-memory entry is enabled,
 are written as settings, the kubelet config is planned the way the template renders it (rendered_kubelet_config), and
 the settings the settings model would refuse (bottlerocket-settings-sdk modeled-types) are refused first. Karpenter
 parses the user data into its own BottlerocketKubernetes struct and writes back only the fields it knows, replacing
-kube-reserved, system-reserved and eviction-hard whole with spec.kubelet's: docs/kubelet-facts.md section 8.
+kube-reserved, system-reserved and eviction-hard whole with spec.kubelet's: docs/kubelet-facts.md section 11.
 """
 
 from __future__ import annotations

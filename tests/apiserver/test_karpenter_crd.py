@@ -4,10 +4,11 @@
 """The EC2NodeClasses numa.kubelet.eks_userdata writes, on a REAL kube-apiserver with Karpenter's REAL CRD.
 
 Karpenter v1.14.1's EC2NodeClass CRD (karpenter/, copied unchanged) is installed on the real kube-apiserver v1.36.2
-(../shared/apiserver). Every EC2NodeClass the shipped example and the nodeadm stage's classes produce is created;
-each rule eks_userdata enforces for Karpenter (role xor instanceProfile, the required selector terms, amiFamily
-without an alias) is shown to be the API server's too: the same spec with that one fault is refused by the server,
-with the CRD's message, and the class is refused by eks_userdata before anything is written.
+(../shared/apiserver). Every EC2NodeClass the shipped example and the nodeadm stage's classes produce is created, and
+the Bottlerocket classes' (TOML settings as userData) too; each rule eks_userdata enforces for Karpenter (role xor
+instanceProfile, the required selector terms, amiFamily without an alias) is shown to be the API server's too: the same
+spec with that one fault is refused by the server, with the CRD's message, and the class is refused by eks_userdata
+before anything is written.
 """
 
 from __future__ import annotations
@@ -101,6 +102,41 @@ def test_every_ec2nodeclass_written_is_accepted(karpenter_api, collections_root,
         result = karpenter_api.kubectl("create", "-f", "-", "--output=json", stdin=rendered["files"][name])
         stored = json.loads(result.stdout)
         assert stored["spec"]["userData"] == rendered["files"][name.replace(".ec2nodeclass.yaml", ".user-data.mime")], name
+        assert stored["spec"]["kubelet"] == yaml.safe_load(rendered["files"][name])["spec"]["kubelet"], name
+
+
+BOTTLEROCKET_SPEC = dict(SPEC, amiSelectorTerms=[{"alias": "bottlerocket@latest"}])
+
+
+def test_every_bottlerocket_ec2nodeclass_written_is_accepted(karpenter_api):
+    """Bottlerocket classes: the EC2NodeClass carries the TOML settings as userData, byte for byte."""
+
+    def bottlerocket(name, spec=BOTTLEROCKET_SPEC, **overrides):
+        node_class = karpenter_class(name, spec=copy.deepcopy(spec), ami_family="Bottlerocket", **overrides)
+        node_class["karpenter"]["version"] = "1.15.0"
+        return node_class
+
+    classes = [
+        bottlerocket("bottlerocket-formula"),
+        bottlerocket("bottlerocket-pinned", intent=dict(STATIC, topologyManagerScope="pod", systemReserved={"memory": "1Gi"})),
+        bottlerocket(
+            "bottlerocket-instance-profile",
+            spec=dict(
+                {k: v for k, v in SPEC.items() if k != "role"},
+                instanceProfile="KarpenterProfile",
+                amiFamily="Bottlerocket",
+                amiSelectorTerms=[{"tags": {"team": "ml"}}],
+            ),
+        ),
+    ]
+    classes[-1]["karpenter"]["kubelet"] = {"kubeReserved": {"cpu": "200m", "memory": "2Gi"}, "evictionHard": {"memory.available": "300Mi"}}
+    rendered = render_node_classes(classes, header="Ansible managed")
+    written = sorted(name for name in rendered["files"] if name.endswith(".ec2nodeclass.yaml"))
+    assert len(written) == len(classes)
+    for name in written:
+        result = karpenter_api.kubectl("create", "-f", "-", "--output=json", stdin=rendered["files"][name])
+        stored = json.loads(result.stdout)
+        assert stored["spec"]["userData"] == rendered["files"][name.replace(".ec2nodeclass.yaml", ".user-data.toml")], name
         assert stored["spec"]["kubelet"] == yaml.safe_load(rendered["files"][name])["spec"]["kubelet"], name
 
 

@@ -30,6 +30,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -41,6 +42,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import eff
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_al2023 import nodeconfig_parts
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import render_node_classes
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
+from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.bottlerocket_kubelet_config import karpenter_rewrite, template_kubelet_config
 
 REPO = Path(__file__).resolve().parents[2]
 ANSIBLE_PLAYBOOK = Path(sys.executable).parent / "ansible-playbook"
@@ -605,6 +607,68 @@ def eks_inputs(case):
     ec2nodeclass = rendered["files"].get("%s.ec2nodeclass.yaml" % case)
     dropin = merge_patch(part, yaml.safe_load(ec2nodeclass)["spec"]["kubelet"] if ec2nodeclass else {})
     return KubeletInputs(spec, _yaml(details["kubelet_inputs"]["config"]["content"]), [("40-nodeadm.conf", _yaml(dict(API, **dropin)))]), details
+
+
+# Bottlerocket classes: {id: (NUMA spec, node class without name/topology)}; Karpenter classes carry version 1.15.0.
+BOTTLEROCKET_SPEC = dict(KARPENTER_SPEC, amiSelectorTerms=[{"alias": "bottlerocket@latest"}])
+BOTTLEROCKET_CLASSES = {
+    "bottlerocket-formula": ("2x16Gi", {"instance_type": "m5.large", "intent": STATIC, "karpenter": {"spec": BOTTLEROCKET_SPEC, "version": "1.15.0"}}),
+    # spec.kubelet's maps replace the settings whole; the static CPU manager and the pod scope ride along
+    "bottlerocket-karpenter-maps": (
+        "2x16Gi",
+        {
+            "instance_type": "m5.4xlarge",
+            "intent": dict(STATIC, topologyManagerScope="pod", cpuManagerPolicy="static"),
+            "karpenter": {
+                "spec": BOTTLEROCKET_SPEC,
+                "version": "1.15.0",
+                "kubelet": {
+                    "kubeReserved": {"cpu": "200m", "memory": "1Gi"},
+                    "systemReserved": {"memory": "512Mi"},
+                    "evictionHard": {"memory.available": "300Mi", "nodefs.available": "10%"},
+                },
+            },
+        },
+    ),
+    # a launch template (the cluster in the settings), four NUMA nodes, the proportional split
+    "bottlerocket-launch-template-4n": (
+        "4x8Gi",
+        {
+            "instance_type": "p4d.24xlarge",
+            "intent": dict(STATIC, systemReserved={"memory": "1.5Gi"}),
+            "split": "proportional",
+            "cluster": {"name": "my-cluster", "apiServerEndpoint": "https://example.com", "certificateAuthority": "Q0E="},
+        },
+    ),
+}
+
+
+def bottlerocket_inputs(case):
+    """kubelet-check's inputs as a Bottlerocket node renders them from the files: the user data (rewritten by Karpenter
+    with spec.kubelet and max-pods for a Karpenter class), through the re-stated kubelet-config template."""
+    spec, node_class = BOTTLEROCKET_CLASSES[case]
+    node_class = dict(copy.deepcopy(node_class), name=case, ami_family="Bottlerocket", topology=_eks_topology(spec, 2))
+    rendered = render_node_classes([node_class])
+    details = rendered["classes"][case]
+    user_data = rendered["files"]["%s.user-data.toml" % case]
+    ec2nodeclass = rendered["files"].get("%s.ec2nodeclass.yaml" % case)
+    if ec2nodeclass:
+        kubernetes = karpenter_rewrite(yaml.safe_load(ec2nodeclass)["spec"]["userData"], yaml.safe_load(ec2nodeclass)["spec"]["kubelet"], details["max_pods"])
+    else:  # pluto sets max-pods at boot; the totals do not depend on it (kube-reserved memory is written)
+        kubernetes = dict(tomllib.loads(user_data)["settings"]["kubernetes"], **{"max-pods": details["max_pods"]})
+    count, _size = spec_nodes(spec)
+    return KubeletInputs(spec, template_kubelet_config(kubernetes, vcpus=2 * count)), details
+
+
+@pytest.mark.parametrize("case", sorted(BOTTLEROCKET_CLASSES))
+def test_real_kubelet_accepts_bottlerocket_settings(case, oracle):
+    inputs, details = bottlerocket_inputs(case)
+    verdict = require_verdict(oracle.check(inputs), inputs)
+    count, _size = spec_nodes(inputs.spec)
+    explain = "%s: reserved_memory %s\n%s\n%s" % (case, json.dumps(details["reserved_memory"]), inputs.describe(), verdict.output)
+    assert verdict.kind == "ACCEPTED", "BUG: the real kubelet REFUSES the Bottlerocket settings: %s\n%s" % (verdict.text, explain)
+    assert (verdict.policy, verdict.numa) == ("Static", count), explain
+    assert filled(verdict.reserved, count) == plan_bytes(dict(details, numa_nodes=list(range(count)))), explain
 
 
 @pytest.mark.parametrize("case", sorted(EKS_CLASSES))
