@@ -111,8 +111,8 @@ BOTTLEROCKET_SPEC = dict(SPEC, amiSelectorTerms=[{"alias": "bottlerocket@latest"
 def test_every_bottlerocket_ec2nodeclass_written_is_accepted(karpenter_api):
     """Bottlerocket classes: the EC2NodeClass carries the TOML settings as userData, byte for byte."""
 
-    def bottlerocket(name, spec=BOTTLEROCKET_SPEC, **overrides):
-        node_class = karpenter_class(name, spec=copy.deepcopy(spec), ami_family="Bottlerocket", **overrides)
+    def bottlerocket(name, spec=None, **overrides):
+        node_class = karpenter_class(name, spec=copy.deepcopy(BOTTLEROCKET_SPEC if spec is None else spec), ami_family="Bottlerocket", **overrides)
         node_class["karpenter"]["version"] = "1.15.0"
         return node_class
 
