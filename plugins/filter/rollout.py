@@ -6,7 +6,10 @@ from __future__ import annotations
 
 # The private filters of numa.kubelet's own verify and rollout (the underscore: see docs/contributing.md, "Naming"), beside
 # their engine _rollout.py. Each documents itself in its own sidecar (_drift.yml, _configz_drift.yml,
-# _rollout_problems.yml, _roll_decision.yml, _ready_since.yml): ansible-doc reads a sidecar only when the .py has no DOCUMENTATION.
+# _rollout_problems.yml, _roll_decision.yml, _ready_since.yml, _rollout_plan.yml, _rollout_halt.yml): ansible-doc reads a
+# sidecar only when the .py has no DOCUMENTATION.
+import json
+
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
@@ -14,12 +17,14 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields impor
 from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import (
     configz_drift,
     drift,
+    halt_reason,
     host_problems,
     intent_conflicts,
     intent_digest,
     process_started_at,
     ready_since,
     roll_decision,
+    rollout_plan,
     serial_problems,
     summary_lines,
 )
@@ -92,6 +97,60 @@ def rollout_host_problems_filter(host):
         raise AnsibleFilterError(f"_rollout_host_problems: the host's checks are not as documented (a missing key or a wrong type) in {host!r}") from exc
 
 
+def rollout_plan_filter(
+    hosts,
+    max_unavailable="",
+    serial=1,
+    canary=1,
+    max_failures=0,
+    nodes=None,
+    node_names=None,
+    domain_label="",
+    domain_groups=None,
+    groups=None,
+    converged=None,
+):
+    """The rollout's batches under its unavailability budget; problems instead when it must refuse."""
+    if isinstance(hosts, (str, dict)) or not isinstance(hosts, (list, tuple)):
+        raise AnsibleFilterError(f"_rollout_plan: the input must be the list of targeted hosts, got {plain_data(hosts)!r} ({type_name(hosts)})")
+    if isinstance(nodes, str):
+        try:
+            nodes = json.loads(nodes)
+        except ValueError as exc:
+            raise AnsibleFilterError(f"_rollout_plan: nodes is not the JSON of kubectl get nodes --output=json ({exc}): {nodes:.200}") from exc
+    return rollout_plan(
+        list(plain_data(hosts)),
+        max_unavailable=plain_data(max_unavailable),
+        serial=plain_data(serial),
+        canary=plain_data(canary),
+        max_failures=plain_data(max_failures),
+        nodes=plain_data(nodes),
+        node_names={host: _node_name(answer) for host, answer in plain_data(node_names or {}).items()},
+        domain_label=str(domain_label or ""),
+        domain_groups=list(plain_data(domain_groups or [])),
+        groups=plain_data(groups or {}),
+        pending=dict.fromkeys(plain_data(converged or []), False),
+    )
+
+
+def _node_name(answer):
+    """The Node's name from the answer of kubectl get node NAME (--output=json, or --output=name: node/NAME)."""
+    text = str(answer or "").strip()
+    if text.startswith("{"):
+        try:
+            return str(json.loads(text)["metadata"]["name"])
+        except (ValueError, KeyError, TypeError):
+            return ""
+    return text.removeprefix("node/")
+
+
+def rollout_halt_filter(plan, failed, batch):
+    """Why the next batch must not start ("" when it may)."""
+    if not isinstance(plan, dict) or "batches" not in plan:
+        raise AnsibleFilterError(f"_rollout_halt: the input must be a _rollout_plan result, got {plain_data(plan)!r} ({type_name(plan)})")
+    return halt_reason(plain_data(plan), list(plain_data(failed or [])), list(plain_data(batch or [])))
+
+
 class FilterModule:
     """Fleet rollout and verification."""
 
@@ -104,4 +163,6 @@ class FilterModule:
             "_ready_since": ready_since_filter,
             "_rollout_summary": rollout_summary_filter,
             "_rollout_host_problems": rollout_host_problems_filter,
+            "_rollout_plan": rollout_plan_filter,
+            "_rollout_halt": rollout_halt_filter,
         }

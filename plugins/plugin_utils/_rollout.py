@@ -486,6 +486,9 @@ def result_text(record: dict) -> str:
         step = str(record.get("step", ""))
         left = ", unreachable (not rolled back)" if _flag(record.get("unreachable")) else _LEFT_AFTER_FAILED_STEP.get(step, "")
         return f"FAILED at {step}{left}{', left cordoned' if _flag(record.get('cordoned')) else ''}"
+    if record.get("result") == "untouched":
+        # Left alone on purpose: halted before its batch, or unavailable before the rollout (docs/rollout.md, "Budget and canary").
+        return f"untouched, {record.get('message', '')}"
     return "untouched (not reached)"
 
 
@@ -526,3 +529,300 @@ def host_problems(host: dict) -> list[str]:
         stderr = str(host.get("node_stderr") or "").strip()
         problems.append(f"{name}: its Node {host['node_name']} cannot be read from the cluster: {stderr}")
     return problems
+
+
+# -- Budgeted batches (docs/rollout.md, "Budget and canary") ---------------------------------------------------------
+# A budget is Kubernetes' maxUnavailable as an IntOrString: a count, or a percentage of the nodes it bounds, which
+# the Deployment controller scales rounding down and, with no surge, raises to at least 1 (ResolveFenceposts in
+# pkg/controller/deployment/util/deployment_util.go; GetScaledValueFromIntOrPercent in
+# staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go). The rollout has no surge: a node it takes out of
+# service is not replaced, so it rounds down too (never more unavailable than the percentage says) and at least 1.
+
+SERIAL = "kubelet_numa_rollout_serial"
+MAX_UNAVAILABLE = "kubelet_numa_rollout_max_unavailable"
+MAX_FAILURES = "kubelet_numa_rollout_max_failures"
+CANARY = "kubelet_numa_rollout_canary"
+DOMAIN_LABEL = "kubelet_numa_rollout_failure_domain_label"
+DOMAIN_GROUPS = "kubelet_numa_rollout_failure_domain_groups"
+_PERCENT_TEXT = re.compile(r"^([0-9]+)%$")
+
+
+def budget_problems(value: object, name: str = MAX_UNAVAILABLE) -> list[str]:
+    """Problems with a budget: a count of at least 1, or a percentage from 1% to 100%."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return [f"{name}: {plain_data(value)!r} ({_builtin_type_name(value)}) is neither a count (1, 2, ...) nor a percentage (1% to 100%)"]
+    text = str(value).strip()
+    percent = _PERCENT_TEXT.match(text)
+    if percent:
+        number = int(percent.group(1))
+        if number > 100:
+            return [f"{name}: {text} must not be greater than 100%"]
+        if number == 0:
+            return [f"{name}: {text} allows no node to be unavailable, so no node could ever be rolled; the budget is at least 1 (or 1%)"]
+        return []
+    if isinstance(value, int) or re.match(r"^-?[0-9]+$", text):
+        if int(text) < 1:
+            return [f"{name}: {text} allows no node to be unavailable, so no node could ever be rolled; the budget is at least 1 (or 1%)"]
+        return []
+    return [f"{name}: {text!r} is neither a count (1, 2, ...) nor a percentage (1% to 100%)"]
+
+
+def scaled_budget(value: int | str, total: int) -> int:
+    """A valid budget over `total` nodes: a count as it is, a percentage rounded down, and at least 1."""
+    text = str(value).strip()
+    if text.endswith("%"):
+        return max(1, int(text[:-1]) * total // 100)
+    return max(1, int(text))
+
+
+def _count_problems(value: object, name: str, minimum: int) -> list[str]:
+    if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and re.match(r"^-?[0-9]+$", value.strip()))):
+        return [f"{name}: {plain_data(value)!r} ({_builtin_type_name(value)}) is not a whole number"]
+    if int(value) < minimum:
+        return [f"{name}: {int(value)} must be {minimum} or more"]
+    return []
+
+
+def node_availability(nodes: object, node_names: dict[str, str], label: str = "") -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """Each host's failure domain (its Node's `label`) and why a host's Node is unavailable already.
+
+    nodes: the answer of `kubectl get nodes --output=json` (a List of Nodes). A Node is unavailable when its Ready
+    condition is not True (NotReady, or Unknown when the node stopped posting) or when it is cordoned
+    (spec.unschedulable). Returns (domains, unavailable, problems); domains is empty without a label.
+    """
+    items = nodes.get("items") if isinstance(nodes, dict) else None
+    if not isinstance(items, list):
+        return {}, {}, [f"kubectl get nodes: the answer is not a List of Nodes: {plain_data(nodes)!r:.200}"]
+    by_name = {(item.get("metadata") or {}).get("name"): item for item in items if isinstance(item, dict)}
+    domains: dict[str, str] = {}
+    unavailable: dict[str, str] = {}
+    problems: list[str] = []
+    for host, node_name in node_names.items():
+        node = by_name.get(node_name)
+        if node is None:
+            problems.append(f"{host}: its Node {node_name} is not in the cluster's list of Nodes")
+            continue
+        reasons = _unavailable_reasons(node)
+        if reasons:
+            unavailable[host] = ", ".join(reasons)
+        if label:
+            value = ((node.get("metadata") or {}).get("labels") or {}).get(label)
+            if value is None:
+                problems.append(
+                    f"{host}: its Node {node_name} has no label {label} ({DOMAIN_LABEL}): every targeted Node needs one, "
+                    "or the rollout could not count it in its failure domain"
+                )
+            else:
+                domains[host] = value
+    return domains, unavailable, problems
+
+
+def _unavailable_reasons(node: dict) -> list[str]:
+    conditions = (node.get("status") or {}).get("conditions") or []
+    ready = next((condition.get("status") for condition in conditions if isinstance(condition, dict) and condition.get("type") == "Ready"), None)
+    reasons = []
+    if ready != "True":
+        reasons.append("NotReady" if ready == "False" else f"Ready is {ready or 'not reported'}")
+    if (node.get("spec") or {}).get("unschedulable"):
+        reasons.append("cordoned")
+    return reasons
+
+
+def group_domains(groups: dict[str, list[str]], domain_groups: list[str], hosts: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Each host's failure domain as the one inventory group of `domain_groups` it belongs to."""
+    problems = [f"{DOMAIN_GROUPS}: {group} is not a group of the inventory" for group in domain_groups if group not in groups]
+    domains: dict[str, str] = {}
+    for host in hosts:
+        found = [group for group in domain_groups if host in (groups.get(group) or [])]
+        if len(found) == 1:
+            domains[host] = found[0]
+        else:
+            problems.append(
+                f"{host}: it is in {' and '.join(found) if found else 'none'} of the failure-domain groups {', '.join(domain_groups)} "
+                f"({DOMAIN_GROUPS}); each targeted host must be in exactly one"
+            )
+    return domains, problems
+
+
+def batch_plan(
+    hosts: list[str],
+    max_unavailable: int | str,
+    canary: int | str = 1,
+    max_failures: int | str = 0,
+    domains: dict[str, str] | None = None,
+    unavailable: dict[str, str] | None = None,
+    pending: dict[str, bool] | None = None,
+    budget_name: str = MAX_UNAVAILABLE,
+) -> dict:
+    """Which hosts roll in which batch, so that no more nodes than the budget are unavailable at any moment.
+
+    hosts: the targeted hosts in the play's order. The budget bounds, at every moment, the unavailable nodes among
+    them (scaled over all of them) and among each failure domain's (scaled over that domain's); domains maps each
+    host to its domain (empty: the fleet is the only one). A host in `unavailable` counts against the budget the
+    whole time; a NotReady one is not rolled (skipped), a cordoned one is, taking no more room. A host whose `pending` is false
+    is converged: the roll neither drains nor restarts it, so it takes no room and goes with the first batch after
+    the canary. The canary batch (the first `canary` hosts that fit, 0: none) goes first on its own.
+
+    budget_name: the variable the budget comes from (kubelet_numa_rollout_serial stands in when max_unavailable is
+    not set, and is refused with its own words).
+
+    Returns {"batches", "sizes", "order", "canary", "converged", "skipped", "budget", "max_failures", "domains",
+    "problems"}; with problems, no batch: the rollout refuses before any node is touched.
+    """
+    domains = dict(domains or {})
+    unavailable = dict(unavailable or {})
+    pending = dict(pending or {})
+    budget_check = serial_problems(max_unavailable) if budget_name == SERIAL else budget_problems(max_unavailable, budget_name)
+    problems = budget_check + _count_problems(canary, CANARY, 0) + _count_problems(max_failures, MAX_FAILURES, 0)
+    plan = dict(batches=[], sizes=[], order=[], canary=[], converged=[], skipped={}, budget={}, max_failures=0, domains=domains, problems=problems)
+    if problems:
+        return plan
+    members: dict[str, list[str]] = {}
+    for host in hosts:
+        members.setdefault(domains.get(host, ""), []).append(host)
+    budget = {"fleet": scaled_budget(max_unavailable, len(hosts))}
+    if domains:
+        budget.update({domain: scaled_budget(max_unavailable, len(names)) for domain, names in members.items()})
+    used = {scope: sum(1 for host in unavailable if host in hosts and (scope == "fleet" or domains.get(host) == scope)) for scope in budget}
+    # A NotReady Node cannot pass the roll's Ready wait: it is left alone. A cordoned one is rolled (and left cordoned
+    # unless the rollout's own record says it cordoned it); it is out of service already, so its roll takes no room.
+    skipped = {host: reason for host, reason in unavailable.items() if reason != "cordoned"}
+    to_roll = [host for host in hosts if host not in skipped]
+    busy = [host for host in to_roll if pending.get(host, True) and host not in unavailable]
+    free = [host for host in to_roll if host not in busy]
+    problems.extend(_room_problems(busy, budget, used, domains, unavailable, f"{budget_name}: {max_unavailable}"))
+    plan.update(
+        budget=budget,
+        max_failures=int(max_failures),
+        converged=free,
+        unavailable={host: unavailable[host] for host in hosts if host in unavailable},
+        skipped={host: skipped[host] for host in hosts if host in skipped},
+    )
+    if problems:
+        return plan
+    batches = _fill(busy, budget, used, domains, first_size=int(canary))
+    canary_hosts = batches[0] if int(canary) and batches else []
+    if free:
+        after_canary = 1 if canary_hosts else 0
+        if len(batches) > after_canary:
+            batches[after_canary] = batches[after_canary] + free
+        else:
+            batches.append(free)
+    plan.update(batches=batches, sizes=[len(batch) for batch in batches], order=[host for batch in batches for host in batch], canary=canary_hosts)
+    return plan
+
+
+def _room_problems(busy, budget, used, domains, unavailable, setting) -> list[str]:
+    """A scope (the fleet or a domain) with hosts to roll and no room left: nothing could ever roll them."""
+    problems = []
+    for scope, allowed in budget.items():
+        waiting = [host for host in busy if scope == "fleet" or domains.get(host) == scope]
+        if waiting and used[scope] >= allowed:
+            already = sorted(host for host in unavailable if scope == "fleet" or domains.get(host) == scope)
+            where = "the fleet" if scope == "fleet" else f"failure domain {scope}"
+            problems.append(
+                f"{setting} allows {allowed} unavailable node(s) in {where}, and {used[scope]} already are "
+                f"({', '.join(f'{host}: {unavailable[host]}' for host in already)}): {', '.join(waiting)} could never be rolled. "
+                "Bring those nodes back, leave them out of the rollout, or raise the budget"
+            )
+    return problems
+
+
+def _fill(busy, budget, used, domains, first_size):
+    """Greedy batches in the play's order: each takes every waiting host its fleet and domain still have room for."""
+    batches, waiting = [], list(busy)
+    while waiting:
+        room = {scope: allowed - used[scope] for scope, allowed in budget.items()}
+        limit = first_size if first_size and not batches else room["fleet"]
+        batch = []
+        for host in waiting:
+            domain = domains.get(host)
+            if len(batch) < limit and room["fleet"] > 0 and (domain is None or room[domain] > 0):
+                batch.append(host)
+                room["fleet"] -= 1
+                if domain is not None:
+                    room[domain] -= 1
+        batches.append(batch)
+        waiting = [host for host in waiting if host not in batch]
+    return batches
+
+
+def halt_reason(plan: dict, failed: list[str], batch: list[str]) -> str:
+    """Why the batch about to start must not start; "" when it may.
+
+    failed: the hosts whose roll failed so far. A failed canary halts, whatever the failure budget; so do more
+    failed hosts than max_failures. A failed host stays unavailable (it is left cordoned, or its kubelet failed), so
+    the batch also halts when it would take the fleet or a domain past its budget with them.
+    """
+    failed = sorted(set(failed))
+    if not failed:
+        return ""
+    canary_failed = [host for host in failed if host in plan.get("canary", [])]
+    if canary_failed:
+        return f"the canary {', '.join(canary_failed)} failed: no later batch starts"
+    if len(failed) > plan.get("max_failures", 0):
+        return f"{len(failed)} host(s) failed ({', '.join(failed)}), more than {MAX_FAILURES} ({plan.get('max_failures', 0)}): no later batch starts"
+    domains = plan.get("domains") or {}
+    out = set(plan.get("unavailable") or plan.get("skipped") or {}) | set(failed)
+    starting = [host for host in batch if host not in out and host not in (plan.get("converged") or [])]
+    for scope, allowed in (plan.get("budget") or {}).items():
+        count = sum(1 for host in list(out) + starting if scope == "fleet" or domains.get(host) == scope)
+        if count > allowed:
+            where = "the fleet" if scope == "fleet" else f"failure domain {scope}"
+            return (
+                f"the batch {', '.join(batch)} would make {count} node(s) unavailable in {where}, over its budget of {allowed}, "
+                f"with the failed host(s) {', '.join(failed)} still unavailable: no later batch starts"
+            )
+    return ""
+
+
+def rollout_plan(
+    hosts: list[str],
+    max_unavailable: object = "",
+    serial: object = 1,
+    canary: object = 1,
+    max_failures: object = 0,
+    nodes: object = None,
+    node_names: dict[str, str] | None = None,
+    domain_label: str = "",
+    domain_groups: list[str] | None = None,
+    groups: dict[str, list[str]] | None = None,
+    pending: dict[str, bool] | None = None,
+) -> dict:
+    """The rollout's batch plan from its variables and what the cluster says (batch_plan's result).
+
+    Without max_unavailable ("" or None) the budget is kubelet_numa_rollout_serial, as before it existed. nodes: the
+    answer of `kubectl get nodes --output=json` in cluster mode, None node-local (no Node can be read, so none is
+    known to be unavailable). The failure domain is a Node label (cluster mode) or one of domain_groups (inventory
+    groups, either mode), not both.
+    """
+    domain_groups = list(domain_groups or [])
+    use_serial = max_unavailable is None or (isinstance(max_unavailable, str) and not max_unavailable.strip())
+    problems: list[str] = []
+    domains: dict[str, str] = {}
+    unavailable: dict[str, str] = {}
+    if domain_label and domain_groups:
+        problems.append(f"{DOMAIN_LABEL} and {DOMAIN_GROUPS} are both set: a host has one failure domain, set one of them")
+    elif domain_label and nodes is None:
+        problems.append(f"{DOMAIN_LABEL}: {domain_label} is a Node label, read from the cluster: it needs cluster mode (kubelet_numa_rollout_kubeconfig)")
+    elif domain_groups:
+        domains, found = group_domains(groups or {}, domain_groups, hosts)
+        problems.extend(found)
+    if nodes is not None and not problems:
+        label_domains, unavailable, found = node_availability(nodes, {host: (node_names or {}).get(host) or host for host in hosts}, domain_label)
+        domains = domains or label_domains
+        problems.extend(found)
+    plan = batch_plan(
+        hosts,
+        serial if use_serial else max_unavailable,
+        canary=canary,
+        max_failures=max_failures,
+        domains=domains,
+        unavailable=unavailable,
+        pending=pending,
+        budget_name=SERIAL if use_serial else MAX_UNAVAILABLE,
+    )
+    if problems:
+        plan.update(batches=[], sizes=[], order=[], canary=[])
+    plan["problems"] = problems + plan["problems"]
+    return plan

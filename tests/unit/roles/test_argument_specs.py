@@ -78,15 +78,18 @@ def test_entry_points_carry_copies_of_the_source_options_without_yaml_aliases(ro
 
 
 def test_the_rollout_playbooks_play_keywords_default_to_the_roles_defaults():
-    # hosts and serial are templated before any role's defaults exist, so the playbook writes their defaults too.
+    # hosts is templated before any role's defaults exist, so the playbook writes its default too. The roll play's
+    # hosts and serial are the first play's batch plan (kubelet_numa_rollout_serial is one of its inputs).
     with open(os.path.join(REPO, "playbooks", "rollout.yml"), encoding="utf-8") as handle:
         plays = yaml.safe_load(handle)
     defaults = load("kubelet_numa_rollout", "defaults", "main.yml")
+    rolls = [play for play in plays if "serial" in play]
+    assert len(rolls) == 1
+    assert rolls[0]["hosts"] == "{{ hostvars.localhost.__kubelet_numa_rollout_batches.order }}"
+    assert rolls[0]["serial"] == "{{ hostvars.localhost.__kubelet_numa_rollout_batches.sizes }}"
     for play in plays:
-        assert play["hosts"] == "{{ kubelet_numa_rollout_hosts | default('%s') }}" % defaults["kubelet_numa_rollout_hosts"], play["name"]
-        if "serial" in play:
-            assert play["serial"] == "{{ kubelet_numa_rollout_serial | default(%d) }}" % defaults["kubelet_numa_rollout_serial"], play["name"]
-    assert sum("serial" in play for play in plays) == 1
+        if play is not rolls[0]:
+            assert play["hosts"] == "{{ kubelet_numa_rollout_hosts | default('%s') }}" % defaults["kubelet_numa_rollout_hosts"], play["name"]
 
 
 @pytest.mark.parametrize("role", ROLES)
