@@ -113,7 +113,7 @@ def batch_lines(output):
 
 def row_text(output, host):
     """A host's summary row, whitespace made single (the YAML callback folds and quotes a long row)."""
-    table = flat(output).split("HOST PLATFORM NUMA SPLIT RESULT")[-1].split("TASK [")[0]
+    table = flat(output).rsplit("HOST PLATFORM NUMA SPLIT RESULT", maxsplit=1)[-1].split("TASK [")[0]
     (row,) = [item.strip().strip("'") for item in table.split(" - ") if item.strip().strip("'").startswith(host + " ")]
     return row
 

@@ -85,8 +85,8 @@ def test_the_rollout_playbooks_play_keywords_default_to_the_roles_defaults():
     defaults = load("kubelet_numa_rollout", "defaults", "main.yml")
     rolls = [play for play in plays if "serial" in play]
     assert len(rolls) == 1
-    assert rolls[0]["hosts"] == "{{ hostvars.localhost.__kubelet_numa_rollout_batches.order }}"
-    assert rolls[0]["serial"] == "{{ hostvars.localhost.__kubelet_numa_rollout_batches.sizes }}"
+    assert rolls[0]["hosts"] == "{{ hostvars.localhost.__kubelet_numa_rollout_batches.order | default([]) }}"
+    assert rolls[0]["serial"] == "{{ hostvars.localhost.__kubelet_numa_rollout_batches.sizes | default(1) }}"
     for play in plays:
         if play is not rolls[0]:
             assert play["hosts"] == "{{ kubelet_numa_rollout_hosts | default('%s') }}" % defaults["kubelet_numa_rollout_hosts"], play["name"]

@@ -174,8 +174,8 @@ def test_nodes_not_ready_or_cordoned_are_unavailable_and_labels_are_domains():
 
 def test_a_node_without_the_label_or_missing_is_refused_naming_host_node_and_label():
     nodes = {"items": [node("n1", labels={"topology.kubernetes.io/zone": "a"}), node("n2.internal")]}
-    domains, _, problems = node_availability(nodes, {"n1": "n1", "n2": "n2.internal", "n3": "n3"}, "topology.kubernetes.io/zone")
-    assert domains == {"n1": "a"}
+    domains, unavailable, problems = node_availability(nodes, {"n1": "n1", "n2": "n2.internal", "n3": "n3"}, "topology.kubernetes.io/zone")
+    assert domains == {"n1": "a"} and unavailable == {}
     assert problems == [
         (
             "n2: its Node n2.internal has no label topology.kubernetes.io/zone (kubelet_numa_rollout_failure_domain_label): every targeted Node "
