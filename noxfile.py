@@ -53,7 +53,7 @@ def _kit(variable, default, tool=None):
 
 
 def _skip(session, why):
-    print("stage %s SKIPPED: %s" % (session.name, why), flush=True)
+    print(f"stage {session.name} SKIPPED: {why}", flush=True)
     session.skip(why)
 
 
@@ -99,7 +99,7 @@ OWN_STAGE = ["oracle", "docs", "distribution", "apiserver", "restart", "nodeadm"
 @stage(fast=True)
 def pytest(session):
     """Unit, through-Ansible and stand-in tests (tests/, without the directories of other stages)."""
-    _pytest(session, "-n", "2", "tests", *("--ignore=tests/%s" % name for name in OWN_STAGE))
+    _pytest(session, "-n", "2", "tests", *(f"--ignore=tests/{name}" for name in OWN_STAGE))
 
 
 @stage(fast=True)
@@ -130,7 +130,7 @@ def distribution(session):
 def oracle(session):
     """tests/oracle against the real kubelet v1.36.2 of kubelet-check (needs root, containerd and runc)."""
     if not os.path.exists(ORACLE):
-        _skip(session, "no real kubelet at %s (../shared/oracle)" % os.path.dirname(ORACLE))
+        _skip(session, f"no real kubelet at {os.path.dirname(ORACLE)} (../shared/oracle)")
     _bash(session, "ensure_debian_packages", "containerd", "runc")
     _pytest(session, "-n", "2", "tests/oracle", env={"NUMA_KUBELET_ORACLE": ORACLE})
 
@@ -139,7 +139,7 @@ def oracle(session):
 def nodeadm(session):
     """tests/nodeadm; the real kubelet checks what nodeadm writes where the oracle exists (as in the oracle stage)."""
     if not os.path.exists(NODEADM_CONFIG):
-        _skip(session, "no nodeadm-config at %s (../shared/nodeadm)" % os.path.dirname(NODEADM_CONFIG))
+        _skip(session, f"no nodeadm-config at {os.path.dirname(NODEADM_CONFIG)} (../shared/nodeadm)")
     oracle = ""
     if os.path.exists(ORACLE):
         _bash(session, "ensure_debian_packages", "containerd", "runc")
@@ -151,7 +151,7 @@ def nodeadm(session):
 def apiserver(session):
     """tests/apiserver in one pytest process: the tests share one fleet of three test hosts and one API server."""
     if not os.path.exists(os.path.join(APISERVER, "apiserver-up")):
-        _skip(session, "no real API server at %s (../shared/apiserver)" % APISERVER)
+        _skip(session, f"no real API server at {APISERVER} (../shared/apiserver)")
     _bash(session, "ensure_debian_packages", "etcd-server")
     _test_hosts(session, "container")
     _pytest(session, "-p", "no:xdist", "tests/apiserver", env={"NUMA_KUBELET_APISERVER": APISERVER})
@@ -170,9 +170,9 @@ def lablabs(session):
     netaddr package on the controller (its README, "Requirements for Ansible Controller"); it goes beside the
     virtualenv, not into it, so that requirements-dev.txt stays the tools of every stage."""
     if not os.path.isdir(os.path.join(LABLABS_RKE2, "tasks")):
-        _skip(session, "no lablabs.rke2 role at %s (../shared/clients/lablabs.rke2)" % LABLABS_RKE2)
+        _skip(session, f"no lablabs.rke2 role at {LABLABS_RKE2} (../shared/clients/lablabs.rke2)")
     if not os.path.exists(os.path.join(APISERVER, "apiserver-up")):
-        _skip(session, "no real API server at %s (../shared/apiserver)" % APISERVER)
+        _skip(session, f"no real API server at {APISERVER} (../shared/apiserver)")
     _bash(session, "ensure_debian_packages", "etcd-server", "gcc", "libc6-dev")
     _test_hosts(session, "container")
     python_path = os.path.join(CACHE, "lablabs-python")
@@ -205,7 +205,7 @@ def real_kubelet(session):
     """molecule/real_kubelet: the real kubelet and containerd on the two-NUMA VM; alone, after the other scenarios,
     since the emulated VM needs both cores."""
     if not os.path.isfile(REAL_KUBELET):
-        _skip(session, "no real kubelet at %s (../shared/oracle/kubelet.xz)" % REAL_KUBELET)
+        _skip(session, f"no real kubelet at {REAL_KUBELET} (../shared/oracle/kubelet.xz)")
     session.run(os.path.join(REPO, "scripts", "run-molecule"), "--jobs", "1", "real_kubelet", env={"NUMA_KUBELET_REAL_KUBELET": REAL_KUBELET})
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Make `ansible_collections.numa.kubelet` importable from a plain checkout, for pytest and ansible-playbook.
@@ -25,7 +24,7 @@ def _collections_root():
     root = os.path.join(REPO, ".collections")
     link = os.path.join(root, "ansible_collections", "numa", "kubelet")
     if os.path.realpath(link) != os.path.realpath(REPO):
-        raise pytest.UsageError("%s must be the committed link to the checkout (../../..); restore it with git checkout -- .collections" % link)
+        raise pytest.UsageError(f"{link} must be the committed link to the checkout (../../..); restore it with git checkout -- .collections")
     return root
 
 

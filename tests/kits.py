@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kits the stages run against (the real kubelet's kubelet-check, nodeadm-config, the API server's apiserver-up):
@@ -31,9 +30,9 @@ def required_kit_script(variable, name, stage):
     when it names no executable `name`."""
     script = kit_script(variable, name)
     if script is None:
-        pytest.skip("%s is unset: scripts/test's %s stage sets it where %s exists" % (variable, stage, name))
+        pytest.skip(f"{variable} is unset: scripts/test's {stage} stage sets it where {name} exists")
     if not (script.is_file() and os.access(script, os.X_OK)):
-        pytest.fail("%s=%s names no executable %s (looked for %s)" % (variable, os.environ[variable], name, script), pytrace=False)
+        pytest.fail(f"{variable}={os.environ[variable]} names no executable {name} (looked for {script})", pytrace=False)
     return script
 
 
@@ -46,5 +45,5 @@ def fail_when_no_test_passed(session, exitstatus, variable, what):
     passed = len(reporter.stats.get("passed", [])) if reporter is not None else 0
     if passed == 0:
         if reporter is not None:
-            reporter.write_line("%s is set but no %s test passed (all skipped or none ran): failing" % (variable, what), red=True)
+            reporter.write_line(f"{variable} is set but no {what} test passed (all skipped or none ran): failing", red=True)
         session.exitstatus = 1

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The real kube-apiserver of the stages that need one (tests/apiserver, tests/lablabs), started one way, and the node
@@ -30,7 +29,7 @@ def apiserver_up_script():
 
 def skip_without_apiserver():
     if not os.path.exists(apiserver_up_script()):
-        pytest.skip("no real API server at %s (../shared/apiserver)" % os.path.dirname(apiserver_up_script()))
+        pytest.skip(f"no real API server at {os.path.dirname(apiserver_up_script())} (../shared/apiserver)")
 
 
 class ApiServer:
@@ -66,7 +65,7 @@ class NodeAgent:
 
     def __init__(self, kubeconfig, nodes, log_path, env):
         self.argv = [sys.executable, NODE_AGENT, "--kubeconfig", kubeconfig, "--interval", "0.5"]
-        self.argv += ["--node=%s=%s:%s" % (node, container, unit) for node, (container, unit) in nodes.items()]
+        self.argv += [f"--node={node}={container}:{unit}" for node, (container, unit) in nodes.items()]
         self.log_path = log_path
         self.env = env
         self.process = None

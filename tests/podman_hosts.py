@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The podman test hosts of the test stages (images made by scripts/build-test-hosts, tests/hosts/README.md): one way
@@ -104,7 +103,7 @@ class StageHosts:
         self.pids[name] = pid
         self._wait_booted(name)
         for here, there in files:
-            run(["podman", "cp", here, "%s:%s" % (name, there)], env=self.env)
+            run(["podman", "cp", here, f"{name}:{there}"], env=self.env)
         if layout is not None:
             self.sh(name, " ".join(["numa-standin-provision", layout, *provision]))
         return pid
@@ -123,7 +122,7 @@ class StageHosts:
 
     def kubelet_starts(self, name):
         """The kubelet stand-in's records of its starts on the host, oldest first ([] before the first)."""
-        text = self.sh(name, "cat %s 2>/dev/null || true" % KUBELET_STARTS).stdout
+        text = self.sh(name, f"cat {KUBELET_STARTS} 2>/dev/null || true").stdout
         return [json.loads(line) for line in text.splitlines() if line.strip()]
 
     def remove_all(self):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Discover one node and plan it, in one task.
@@ -113,7 +112,7 @@ class _Node:
         """One IMDSv2 read: a session token first, then the GET with it."""
         url = self._imds_url
         if not url:
-            raise _NodeFailure({"failed": True, "msg": "plan_node: kubelet_numa_imds_url is unset; it is needed to read %s" % what})
+            raise _NodeFailure({"failed": True, "msg": f"plan_node: kubelet_numa_imds_url is unset; it is needed to read {what}"})
         token = self._module(
             "ansible.builtin.uri",
             {

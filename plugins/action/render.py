@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Render the kubelet_numa role's files for many hosts in one task on the controller.
@@ -84,7 +83,7 @@ def host_variables(host_vars, defaults, raw_vars=None):
             )
             if not paths:
                 hint = " (file content that holds {{ or {% is Jinja to Ansible: mark it !unsafe)" if name == "kubelet_numa_node_files" else ""
-                problems.append("%s: its value cannot be templated: %s%s" % (name, reason, hint))
+                problems.append(f"{name}: its value cannot be templated: {reason}{hint}")
     return variables, problems
 
 
@@ -102,7 +101,7 @@ def render_hosts(hosts, hostvars, defaults, dest, check_mode, render_template, i
             outcome = ("failed", [str(exc)])
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # A bug of ours must not stop the other hosts nor print a traceback; it is named as one.
-            outcome = ("failed", ["%s %s: %s" % (INTERNAL_ERROR, type(exc).__name__, exc)])
+            outcome = ("failed", [f"{INTERNAL_ERROR} {type(exc).__name__}: {exc}"])
         kind = outcome[0]
         if kind == "failed":
             failed[host] = outcome[1]
@@ -127,7 +126,7 @@ def _render_host(host, hostvars, defaults, dest, check_mode, render_template):
     if problem:
         return ("failed", [problem])
     if host not in hostvars:
-        return ("failed", ["%s: not in the inventory" % host])
+        return ("failed", [f"{host}: not in the inventory"])
     raw_get = getattr(hostvars, "raw_get", None)
     variables, problems = host_variables(hostvars[host], defaults, (lambda: raw_get(host)) if raw_get else None)
     if problems:
@@ -169,10 +168,10 @@ class ActionModule(ActionBase):
         dest = args["dest"]
         problem = destination_problem(dest)
         if problem:
-            raise AnsibleActionFail("numa.kubelet.render: %s" % problem)
+            raise AnsibleActionFail(f"numa.kubelet.render: {problem}")
         inventory = plain_data(args["inventory"])
         if inventory is not None and not isinstance(inventory, dict):
-            raise AnsibleActionFail("numa.kubelet.render: inventory must be what `ansible-inventory --list --export` prints, got %s" % type_name(inventory))
+            raise AnsibleActionFail(f"numa.kubelet.render: inventory must be what `ansible-inventory --list --export` prints, got {type_name(inventory)}")
         with open(os.path.join(_ROLE, "defaults", "main.yml"), encoding="utf-8") as handle:
             defaults = yaml.safe_load(handle)
         templates = {}

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -51,7 +50,7 @@ def bytes_to_quantity(value):
     if isinstance(value, str) and re.match(r"^-?\d+$", value.strip()):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or value not in _INT64:
-        raise AnsibleFilterError("bytes_to_quantity: %r (%s) is not a whole number of bytes within int64" % (value, type_name(value)))
+        raise AnsibleFilterError(f"bytes_to_quantity: {value!r} ({type_name(value)}) is not a whole number of bytes within int64")
     return canonical_bytes(value)
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -70,7 +69,7 @@ def effective_kubelet_config(main, dropins=None, flags=None):
     try:
         return layer(plain_data(main), plain_data(dropins) or [], plain_data(flags) or [])
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("effective_kubelet_config: %s" % exc) from exc
+        raise AnsibleFilterError(f"effective_kubelet_config: {exc}") from exc
 
 
 class FilterModule:

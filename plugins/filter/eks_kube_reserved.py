@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -67,7 +66,7 @@ def eks_kube_reserved(instance_type, max_pods=None, vcpus=None):
     try:
         return kube_reserved(plain_data(instance_type), max_pods=plain_data(max_pods), vcpus=plain_data(vcpus))
     except EksError as exc:
-        raise AnsibleFilterError("eks_kube_reserved: %s" % exc) from exc
+        raise AnsibleFilterError(f"eks_kube_reserved: {exc}") from exc
 
 
 class FilterModule:

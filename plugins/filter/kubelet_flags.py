@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -67,7 +66,7 @@ def kubelet_flags(kubelet_config):
     try:
         return render_kubelet_flags(plain_data(kubelet_config))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("kubelet_flags: %s" % exc) from exc
+        raise AnsibleFilterError(f"kubelet_flags: {exc}") from exc
 
 
 class FilterModule:

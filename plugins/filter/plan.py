@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -16,7 +15,7 @@ def plan(variables, facts):
     try:
         return plan_host(plain_data(variables), plain_data(facts))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("plan: %s" % exc) from exc
+        raise AnsibleFilterError(f"plan: {exc}") from exc
 
 
 def state_problems_filter(state_text, expected_state):
@@ -24,7 +23,7 @@ def state_problems_filter(state_text, expected_state):
     try:
         return state_problems(plain_data(state_text), plain_data(expected_state))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("state_problems: %s" % exc) from exc
+        raise AnsibleFilterError(f"state_problems: {exc}") from exc
 
 
 class FilterModule:

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -77,7 +76,7 @@ def reserved_memory(kubelet_config, numa_nodes, split="even", memory_capacity=No
     try:
         return compute_reserved_memory(plain_data(kubelet_config), plain_data(numa_nodes), plain_data(split), plain_data(memory_capacity))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("reserved_memory: %s" % exc) from exc
+        raise AnsibleFilterError(f"reserved_memory: {exc}") from exc
 
 
 class FilterModule:

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -33,17 +32,17 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import (
 def drift_filter(plan, state_text):
     """Differences between the node and the plan."""
     if not isinstance(plan, dict) or "expected_state" not in plan:
-        raise AnsibleFilterError("_drift: the input must be a numa.kubelet.plan result, got %r (%s)" % (plain_data(plan), type_name(plan)))
+        raise AnsibleFilterError(f"_drift: the input must be a numa.kubelet.plan result, got {plain_data(plan)!r} ({type_name(plan)})")
     try:
         return drift(plain_data(plan), plain_data(state_text))
     except (KubeletConfigError, KeyError, TypeError, AttributeError) as exc:
-        raise AnsibleFilterError("_drift: the input must be a numa.kubelet.plan result and the text of memory_manager_state: %s" % exc) from exc
+        raise AnsibleFilterError(f"_drift: the input must be a numa.kubelet.plan result and the text of memory_manager_state: {exc}") from exc
 
 
 def configz_drift_filter(plan, configz):
     """Differences between the running kubelet's config (its /configz answer) and the plan."""
     if not isinstance(plan, dict) or not isinstance(plan.get("kubelet_config"), dict):
-        raise AnsibleFilterError("_configz_drift: the input must be a numa.kubelet.plan result, got %r (%s)" % (plain_data(plan), type_name(plan)))
+        raise AnsibleFilterError(f"_configz_drift: the input must be a numa.kubelet.plan result, got {plain_data(plan)!r} ({type_name(plan)})")
     return configz_drift(plan, configz)
 
 
@@ -52,15 +51,13 @@ def rollout_problems_filter(serial, inventory=None, hosts=None):
     try:
         return serial_problems(serial) + intent_conflicts({} if inventory is None else plain_data(inventory), [] if hosts is None else plain_data(hosts))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("_rollout_problems: %s" % exc) from exc
+        raise AnsibleFilterError(f"_rollout_problems: {exc}") from exc
 
 
 def roll_decision_filter(record, intent=None, cluster=True, cordoned=False, pending=True):
     """What numa.kubelet.rollout does with a node, from its recorded progress and its state now."""
     if not isinstance(intent, dict):
-        raise AnsibleFilterError(
-            "_roll_decision: intent must be a mapping of the host's intent variables, got %r (%s)" % (plain_data(intent), type_name(intent))
-        )
+        raise AnsibleFilterError(f"_roll_decision: intent must be a mapping of the host's intent variables, got {plain_data(intent)!r} ({type_name(intent)})")
     digest = intent_digest(plain_data(intent))
     return roll_decision(plain_data(record), cluster=bool(cluster), cordoned=bool(cordoned), pending=bool(pending), digest=digest)
 
@@ -70,7 +67,7 @@ def ready_since_filter(node, started):
     try:
         return ready_since(plain_data(node), process_started_at(plain_data(started)))
     except KubeletConfigError as exc:
-        raise AnsibleFilterError("_ready_since: %s" % exc) from exc
+        raise AnsibleFilterError(f"_ready_since: {exc}") from exc
 
 
 def rollout_summary_filter(hosts):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """A host's NUMA topology as the kubelet sees it (sysfs node tree, MemTotal of /proc/meminfo), read without running
@@ -24,23 +23,23 @@ def _read(path):
         with open(path, encoding="ascii") as handle:
             return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise TopologyError("cannot read %s: %s" % (path, exc)) from exc
+        raise TopologyError(f"cannot read {path}: {exc}") from exc
 
 
 def _read_count(path):
     text = _read(path).strip()
     if not text.isdigit():
-        raise TopologyError("%s: %r is not a page count" % (path, text))
+        raise TopologyError(f"{path}: {text!r} is not a page count")
     return int(text)
 
 
 def _meminfo_kib(path, prefix):
     """The MemTotal line of a meminfo file ('MemTotal: N kB' or 'Node 0 MemTotal: N kB'), in KiB."""
     for line in _read(path).splitlines():
-        match = re.match(r"^%sMemTotal:\s+(\d+) kB$" % re.escape(prefix), line)
+        match = re.match(rf"^{re.escape(prefix)}MemTotal:\s+(\d+) kB$", line)
         if match:
             return int(match.group(1))
-    raise TopologyError("%s has no '%sMemTotal: <n> kB' line" % (path, prefix))
+    raise TopologyError(f"{path} has no '{prefix}MemTotal: <n> kB' line")
 
 
 def parse_cpulist(text, path="cpulist"):
@@ -51,7 +50,7 @@ def parse_cpulist(text, path="cpulist"):
             continue
         match = re.match(r"^(\d+)(?:-(\d+))?$", part)
         if not match:
-            raise TopologyError("%s: %r is not a CPU list like '0-3,8'" % (path, text.strip()))
+            raise TopologyError(f"{path}: {text.strip()!r} is not a CPU list like '0-3,8'")
         first, last = int(match.group(1)), int(match.group(2) or match.group(1))
         cpus.extend(range(first, last + 1))
     return sorted(set(cpus))
@@ -86,7 +85,7 @@ def read_topology(root):
     """The numa_nodes and numa_memory_capacity_bytes facts of the tree under root."""
     nodes_path = os.path.join(root, "sys/devices/system/node")
     if not os.path.isdir(nodes_path):
-        raise TopologyError("no NUMA topology at %s: sysfs is not mounted there or the kernel was built without NUMA support (CONFIG_NUMA)" % nodes_path)
+        raise TopologyError(f"no NUMA topology at {nodes_path}: sysfs is not mounted there or the kernel was built without NUMA support (CONFIG_NUMA)")
     nodes = []
     for entry in os.listdir(nodes_path):
         match = _NODE_DIR.match(entry)
@@ -103,7 +102,7 @@ def read_topology(root):
             }
         )
     if not nodes:
-        raise TopologyError("%s has no node<N> directories" % nodes_path)
+        raise TopologyError(f"{nodes_path} has no node<N> directories")
     return {
         "numa_nodes": sorted(nodes, key=lambda node: node["id"]),
         "numa_memory_capacity_bytes": _meminfo_kib(os.path.join(root, "proc/meminfo"), "") * 1024,

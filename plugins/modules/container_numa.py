@@ -1,5 +1,4 @@
 #!/usr/bin/python
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -162,12 +161,12 @@ def _admission_denials(module, unit):
         return []
     rc, invocation, err = module.run_command(["systemctl", "show", "--property", "InvocationID", "--value", unit])
     if rc != 0:
-        module.fail_json(msg="container_numa: cannot ask systemd about %s: %s" % (unit, err.strip()))
+        module.fail_json(msg=f"container_numa: cannot ask systemd about {unit}: {err.strip()}")
     if not invocation.strip():
         return []
     rc, out, err = module.run_command(["journalctl", "--no-pager", "--output", "cat", "_SYSTEMD_INVOCATION_ID=" + invocation.strip()])
     if rc != 0:
-        module.fail_json(msg="container_numa: cannot read the journal of %s: %s" % (unit, err.strip()))
+        module.fail_json(msg=f"container_numa: cannot read the journal of {unit}: {err.strip()}")
     return [line for line in out.splitlines() if '"Pod admission denied"' in line]
 
 
@@ -184,7 +183,7 @@ def main():
     try:
         topology = read_topology(root)
     except TopologyError as exc:
-        module.fail_json(msg="container_numa: %s" % exc)
+        module.fail_json(msg=f"container_numa: {exc}")
     state_dir = os.path.join(root, module.params["root_dir"].lstrip("/"))
     module.exit_json(
         changed=False,

@@ -1,5 +1,4 @@
 #!/usr/bin/python
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -118,7 +117,7 @@ def _attributes(path):
         group = grp.getgrgid(info.st_gid).gr_name
     except KeyError:
         group = str(info.st_gid)
-    return {"mode": "%04o" % stat.S_IMODE(info.st_mode), "owner": owner, "group": group}
+    return {"mode": f"{stat.S_IMODE(info.st_mode):04o}", "owner": owner, "group": group}
 
 
 def _read(module, path, max_bytes):
@@ -129,9 +128,9 @@ def _read(module, path, max_bytes):
         with open(path, "rb") as handle:
             return handle.read().decode("utf-8")
     except UnicodeDecodeError as exc:
-        module.fail_json(msg="node_files: %s is not UTF-8 text: %s" % (path, exc))
+        module.fail_json(msg=f"node_files: {path} is not UTF-8 text: {exc}")
     except OSError as exc:
-        module.fail_json(msg="node_files: cannot read %s: %s" % (path, exc.strerror))
+        module.fail_json(msg=f"node_files: cannot read {path}: {exc.strerror}")
     return None
 
 
@@ -164,7 +163,7 @@ def main():
     existing = []
     for path in module.params["paths"] + module.params["dirs"]:
         if not os.path.isabs(path):
-            module.fail_json(msg="node_files: %r is not an absolute path" % path)
+            module.fail_json(msg=f"node_files: {path!r} is not an absolute path")
     for path in module.params["paths"]:
         if os.path.isdir(path):
             existing.append(path)
@@ -189,7 +188,7 @@ def main():
         try:
             result["topology"] = read_topology("/")
         except TopologyError as exc:
-            module.fail_json(msg="node_files: %s" % exc)
+            module.fail_json(msg=f"node_files: {exc}")
     module.exit_json(changed=False, **result)
 
 

@@ -1,5 +1,4 @@
 #!/usr/bin/python
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 
@@ -86,7 +85,7 @@ def main():
     try:
         facts = read_topology(module.params["root"])
     except TopologyError as exc:
-        module.fail_json(msg="numa_facts: %s" % exc)
+        module.fail_json(msg=f"numa_facts: {exc}")
     module.exit_json(changed=False, ansible_facts=facts)
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """NUMA alignment of a node's pod containers: the NUMA node(s) the kubelet's Memory Manager assigned to each
@@ -38,7 +37,7 @@ def parse_cpu_list(text):
             continue
         match = _LIST_PART.match(part)
         if not match or int(match.group(2) or match.group(1)) < int(match.group(1)):
-            raise AlignmentError("%r is not a CPU or NUMA node list" % text)
+            raise AlignmentError(f"{text!r} is not a CPU or NUMA node list")
         numbers.update(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
     return numbers
 
@@ -60,9 +59,9 @@ def _checkpoint(text, name):
     try:
         state = json.loads(text)
     except ValueError as exc:
-        raise AlignmentError("%s is not JSON: %s" % (name, exc)) from exc
+        raise AlignmentError(f"{name} is not JSON: {exc}") from exc
     if not isinstance(state, dict):
-        raise AlignmentError("%s is not a JSON object" % name)
+        raise AlignmentError(f"{name} is not a JSON object")
     return state
 
 
@@ -72,7 +71,7 @@ def admission_denials(lines):
     for line in lines or []:
         if _ADMISSION_DENIED not in line:
             continue
-        pairs = {key: json.loads('"%s"' % value) for key, value in _KLOG_PAIR.findall(line.split(_ADMISSION_DENIED, 1)[1])}
+        pairs = {key: json.loads(f'"{value}"') for key, value in _KLOG_PAIR.findall(line.split(_ADMISSION_DENIED, 1)[1])}
         if "pod" in pairs:
             denied.pop(pairs["pod"], None)
             denied[pairs["pod"]] = {"pod": pairs["pod"], "reason": pairs.get("reason", ""), "message": pairs.get("message", "")}

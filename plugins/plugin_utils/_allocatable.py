@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The node-allocatable memory reservation the kubelet compares reservedMemory against.
@@ -37,7 +36,7 @@ class Term:
     quantity: Quantity
 
     def describe(self):
-        return "%s %s" % (self.source, self.quantity)
+        return f"{self.source} {self.quantity}"
 
 
 @dataclass(frozen=True)
@@ -113,7 +112,7 @@ def memory_reservation(config, memory_capacity=None):
             problems.extend(exc.problems)
             continue
         if quantity is not None and not quantity.is_zero():
-            terms.append(Term("%s.memory" % field, quantity))
+            terms.append(Term(f"{field}.memory", quantity))
     try:
         eviction = eviction_memory_term(config, memory_capacity)
     except KubeletConfigError as exc:

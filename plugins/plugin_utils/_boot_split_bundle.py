@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The boot-split program assembled at render time from the engine's own modules, and the user-data part that installs it.
@@ -109,9 +108,7 @@ def _cut(module: _Module) -> str:
             statement.names = [alias for alias in statement.names if (alias.asname or alias.name) in module.needed]
             if statement.names:
                 body.append(statement)
-        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
-            body.append(statement)
-        elif any(name in module.needed for name in _defined_names(statement)):
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)) or any(name in module.needed for name in _defined_names(statement)):
             body.append(statement)
     module.tree.body = body
     for node in ast.walk(module.tree):
@@ -168,9 +165,9 @@ def _shorten_locals(function: ast.FunctionDef, reserved: set[str], taken: set[st
     for node in nodes:
         if isinstance(node, ast.Name) and node.id in renamed:
             node.id = renamed[node.id]
-        elif isinstance(node, ast.ExceptHandler) and node.name in renamed:
-            node.name = renamed[node.name]
-        elif isinstance(node, ast.FunctionDef) and node is not function and node.name in renamed:
+        elif (isinstance(node, ast.ExceptHandler) and node.name in renamed) or (
+            isinstance(node, ast.FunctionDef) and node is not function and node.name in renamed
+        ):
             node.name = renamed[node.name]
 
 

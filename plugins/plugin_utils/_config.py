@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Reading typed values out of a KubeletConfiguration dict, with the kubelet's own parsing rules.
@@ -68,12 +67,12 @@ def parse_quantity(value, path):
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         # A float has already lost the digits the user wrote; Kubernetes would parse the original text.
         raise KubeletConfigError(
-            ['%s: %r (%s) is not a Kubernetes quantity: write it as a string such as "1Gi" or an integer number of bytes' % (path, value, type(value).__name__)]
+            [f'{path}: {value!r} ({type(value).__name__}) is not a Kubernetes quantity: write it as a string such as "1Gi" or an integer number of bytes']
         )
     try:
         return Quantity.parse(str(value))
     except QuantityError as exc:
-        raise KubeletConfigError(["%s: %s" % (path, exc)]) from exc
+        raise KubeletConfigError([f"{path}: {exc}"]) from exc
 
 
 def parse_capacity(memory_capacity):
@@ -82,7 +81,7 @@ def parse_capacity(memory_capacity):
         return None
     capacity = parse_quantity(memory_capacity, "memory_capacity")
     if capacity.sign() <= 0 or capacity.as_int64() is None:
-        raise KubeletConfigError(["memory_capacity: %r must be a positive whole number of bytes (MemTotal of /proc/meminfo x 1024)" % (memory_capacity,)])
+        raise KubeletConfigError([f"memory_capacity: {memory_capacity!r} must be a positive whole number of bytes (MemTotal of /proc/meminfo x 1024)"])
     return capacity.as_int64()
 
 
@@ -92,7 +91,7 @@ def mapping_field(config, field):
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise KubeletConfigError(["%s: must be a mapping, got %s %r" % (field, type(value).__name__, value)])
+        raise KubeletConfigError([f"{field}: must be a mapping, got {type(value).__name__} {value!r}"])
     return value
 
 
@@ -106,19 +105,19 @@ def reserved_resource_list(config, field):
     problems = []
     parsed = {}
     for name, text in mapping_field(config, field).items():
-        path = "%s.%s" % (field, name)
-        refused = "%s: %s value failed to parse: " % (path, flag)
+        path = f"{field}.{name}"
+        refused = f"{path}: {flag} value failed to parse: "
         if name not in RESERVABLE_RESOURCES:
             reason = ""
             if isinstance(name, str) and name.startswith(HUGEPAGES_PREFIX):
                 reason = " (hugepages cannot be reserved this way, so reservedMemory cannot hold hugepages either)"
-            problems.append('%scannot reserve "%s" resource%s' % (refused, name, reason))
+            problems.append(f'{refused}cannot reserve "{name}" resource{reason}')
             continue
         if isinstance(text, str):
             try:
                 quantity = Quantity.parse(text)
             except QuantityError as exc:
-                problems.append('%sfailed to parse quantity %s for "%s" resource: %s' % (refused, go_quote(text), name, exc.kubernetes_error))
+                problems.append(f'{refused}failed to parse quantity {go_quote(text)} for "{name}" resource: {exc.kubernetes_error}')
                 continue
         else:
             try:
@@ -127,7 +126,7 @@ def reserved_resource_list(config, field):
                 problems.extend(exc.problems)
                 continue
         if quantity.sign() < 0:
-            problems.append('%sresource quantity for "%s" cannot be negative: %s' % (refused, name, text))
+            problems.append(f'{refused}resource quantity for "{name}" cannot be negative: {text}')
             continue
         parsed[name] = quantity
     if problems:
@@ -139,7 +138,7 @@ def string_field(config, field):
     """A string-valued top-level field, or None when absent."""
     value = config.get(field)
     if value is not None and not isinstance(value, str):
-        raise KubeletConfigError(["%s: must be a string, got %s %r" % (field, type(value).__name__, value)])
+        raise KubeletConfigError([f"{field}: must be a string, got {type(value).__name__} {value!r}"])
     return value
 
 
@@ -149,7 +148,7 @@ def bool_field(config, field):
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise KubeletConfigError(["%s: must be true or false, got %s %r" % (field, type(value).__name__, value)])
+        raise KubeletConfigError([f"{field}: must be true or false, got {type(value).__name__} {value!r}"])
     return value
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Refuse an ansible-core older than meta/runtime.yml's requires_ansible, in one line.
@@ -25,7 +24,7 @@ def minimum_core(runtime_path=_RUNTIME):
     with open(runtime_path, encoding="utf-8") as handle:
         match = re.search(r"""^requires_ansible:\s*["']?[^"'\n]*>=\s*([0-9.]+)""", handle.read(), re.MULTILINE)
     if not match:
-        raise ValueError("%s has no requires_ansible lower bound" % runtime_path)
+        raise ValueError(f"{runtime_path} has no requires_ansible lower bound")
     return match.group(1)
 
 
@@ -34,4 +33,4 @@ def too_old_message(core_version, runtime_path=_RUNTIME):
     minimum = minimum_core(runtime_path)
     if _release(core_version) >= _release(minimum):
         return None
-    return "numa.kubelet needs ansible-core >= %s (meta/runtime.yml); this is ansible-core %s" % (minimum, core_version)
+    return f"numa.kubelet needs ansible-core >= {minimum} (meta/runtime.yml); this is ansible-core {core_version}"

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The KubeletConfiguration a kubelet really runs with: defaults, main file, --config-dir drop-ins, flags.
@@ -56,7 +55,7 @@ def split_words(text, source):
     try:
         return shlex.split(text)
     except ValueError as exc:
-        raise KubeletConfigError(["%s: cannot split %r into kubelet flags: %s" % (source, text, exc)]) from exc
+        raise KubeletConfigError([f"{source}: cannot split {text!r} into kubelet flags: {exc}"]) from exc
 
 
 def _pairs(value, separator, flag_word):
@@ -66,7 +65,7 @@ def _pairs(value, separator, flag_word):
             continue
         key, found, item = pair.partition(separator)
         if not found:
-            raise KubeletConfigError(['%s: malformed pair %r, expected "key%svalue"' % (flag_word, pair, separator)])
+            raise KubeletConfigError([f'{flag_word}: malformed pair {pair!r}, expected "key{separator}value"'])
         result[key.strip()] = item.strip()
     return result
 
@@ -79,7 +78,7 @@ def _reserved_memory(value, flag_word):
             continue
         node_id, found, limits = node.partition(":")
         if not found or not node_id.strip().isdigit():
-            raise KubeletConfigError(['%s: %r is not "<numa id>:<type>=<quantity>[,...]"' % (flag_word, node)])
+            raise KubeletConfigError([f'{flag_word}: {node!r} is not "<numa id>:<type>=<quantity>[,...]"'])
         items.append({"numaNode": int(node_id), "limits": _pairs(limits, "=", flag_word)})
     return items
 
@@ -88,7 +87,7 @@ def _feature_gates(value, flag_word):
     gates = {}
     for key, text in _pairs(value, "=", flag_word).items():
         if text not in _TRUE + _FALSE:
-            raise KubeletConfigError(["%s: feature gate %s=%r is not a boolean (strconv.ParseBool)" % (flag_word, key, text)])
+            raise KubeletConfigError([f"{flag_word}: feature gate {key}={text!r} is not a boolean (strconv.ParseBool)"])
         gates[key] = text in _TRUE
     return gates
 
@@ -97,9 +96,7 @@ def _parse_value(name, kind, value, flag_word):
     if kind == "scalar":
         if name in _INT_FLAGS:
             if not re.match(r"^[+-]?[0-9]+$", value):
-                raise KubeletConfigError(
-                    ['%s: invalid argument %r for "--%s" flag: strconv.ParseInt: parsing %r: invalid syntax' % (flag_word, value, name, value)]
-                )
+                raise KubeletConfigError([f'{flag_word}: invalid argument {value!r} for "--{name}" flag: strconv.ParseInt: parsing {value!r}: invalid syntax'])
             return int(value)
         return value
     if kind == "map_comma_equals":
@@ -119,14 +116,14 @@ def _parse_value(name, kind, value, flag_word):
 def parse_kubelet_flags(words):
     """Sort kubelet command-line words (--name=value or --name value) into layers, config overrides and others."""
     if isinstance(words, str) or not isinstance(words, (list, tuple)):
-        raise KubeletConfigError(["kubelet flags: %r must be a list of command-line words such as '--kube-reserved=memory=1Gi'" % (words,)])
+        raise KubeletConfigError([f"kubelet flags: {words!r} must be a list of command-line words such as '--kube-reserved=memory=1Gi'"])
     parsed = ParsedFlags()
     index = 0
     while index < len(words):
         word = words[index]
         index += 1
         if not isinstance(word, str):
-            raise KubeletConfigError(["kubelet flags: %r is not a string" % (word,)])
+            raise KubeletConfigError([f"kubelet flags: {word!r} is not a string"])
         if not word.startswith("-") or word in ("-", "--"):
             parsed.other_flags.append(word)
             continue
@@ -134,7 +131,7 @@ def parse_kubelet_flags(words):
         interpreted = name in LAYER_FLAGS or name in _FIELD_BY_FLAG
         if interpreted and not has_value:
             if index >= len(words):
-                raise KubeletConfigError(["kubelet flags: flag needs an argument: %s" % word])
+                raise KubeletConfigError([f"kubelet flags: flag needs an argument: {word}"])
             value = words[index]
             index += 1
         if name == "config":
@@ -143,7 +140,7 @@ def parse_kubelet_flags(words):
             parsed.config_dir = value
         elif name in _FIELD_BY_FLAG:
             field_name, kind = _FIELD_BY_FLAG[name]
-            flag_word = "--%s=%s" % (name, value)
+            flag_word = f"--{name}={value}"
             parsed.overrides.append((field_name, _parse_value(name, kind, value, flag_word), kind, flag_word))
             parsed.config_flags.append(flag_word)
         else:
@@ -185,7 +182,7 @@ def _document(value, what):
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise KubeletConfigError(["%s: must be a KubeletConfiguration mapping, got %s %r" % (what, type(value).__name__, value)])
+        raise KubeletConfigError([f"{what}: must be a KubeletConfiguration mapping, got {type(value).__name__} {value!r}"])
     return value
 
 
@@ -198,7 +195,7 @@ def effective_kubelet_config(main=None, dropins=(), flags=(), kubelet_version=No
     """
     config = set_defaults({}, kubelet_version) if main is None else apply_defaults(_document(main, "main config"), kubelet_version)
     if isinstance(dropins, (str, dict)) or not isinstance(dropins, (list, tuple)):
-        raise KubeletConfigError(["dropins: %r must be a list of KubeletConfiguration documents" % (dropins,)])
+        raise KubeletConfigError([f"dropins: {dropins!r} must be a list of KubeletConfiguration documents"])
     if dropins:
         config = {key: value for key, value in config.items() if value not in ({}, [])}
         for index, dropin in enumerate(dropins):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kubeReserved that nodeadm (EKS AL2023) writes into the kubelet config, computed exactly as nodeadm does.
@@ -48,12 +47,12 @@ def _checked_max_pods(value):
 
 def _table_max_pods(instance_type):
     if not isinstance(instance_type, str):
-        raise EksError("instance_type must be a string such as 'm5.large', got %r (%s)" % (instance_type, type(instance_type).__name__))
+        raise EksError(f"instance_type must be a string such as 'm5.large', got {instance_type!r} ({type(instance_type).__name__})")
     try:
         return INSTANCE_TYPES[instance_type][0]
     except KeyError:
         raise EksError(
-            "unknown EC2 instance type %r: not in the EKS max-pods table (%s); pass max_pods= and vcpus= explicitly" % (instance_type, _source())
+            f"unknown EC2 instance type {instance_type!r}: not in the EKS max-pods table ({_source()}); pass max_pods= and vcpus= explicitly"
         ) from None
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """AL2023 classes that may launch several instance types, and the per-NUMA split decided on the node at every boot.
@@ -15,7 +14,8 @@ whose split the engine refuses is refused now, by name.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ._boot_split_bundle import OTHER_PARTS_ALLOWANCE, SHELLSCRIPT_CONTENT_TYPE, USER_DATA_LIMIT, shell_part
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Karpenter's EC2NodeClass (karpenter.k8s.aws/v1) around a node class's user data: what its CRD and spec.kubelet take.

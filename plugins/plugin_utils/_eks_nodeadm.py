@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """How nodeadm reads its NodeConfig sources at boot, so a plan sees what nodeadm will make of them.
@@ -102,12 +101,12 @@ def _check_shape(document, origin):
     kubelet = spec.get("kubelet") if isinstance(spec, dict) else None
     config = kubelet.get("config") if isinstance(kubelet, dict) else None
     if not isinstance(spec, dict) or not isinstance(kubelet, (dict, type(None))) or not isinstance(config, (dict, type(None))):
-        problems.append("%s: spec.kubelet.config of a NodeConfig must be a mapping (spec and spec.kubelet too)" % origin)
+        problems.append(f"{origin}: spec.kubelet.config of a NodeConfig must be a mapping (spec and spec.kubelet too)")
     else:
         authority = (spec.get("cluster") or {}).get("certificateAuthority") if isinstance(spec.get("cluster"), dict) else None
         if authority is not None and _base64_problem(authority):
             # certificateAuthority is []byte: encoding/json wants base64, or the whole document does not decode.
-            problems.append("%s: spec.cluster.certificateAuthority %s" % (origin, _base64_problem(authority)))
+            problems.append(f"{origin}: spec.cluster.certificateAuthority {_base64_problem(authority)}")
     if problems:
         raise NodeadmSourceError(problems)
 
@@ -134,9 +133,9 @@ def _parse_maybe_multipart(data, origin):
         where = "%s, part %d" % (origin, index + 1)
         payload = part.get_payload(decode=part.get("Content-Transfer-Encoding", "").lower() in ("quoted-printable", "base64"))
         payload = _decompress_if_gzip(_decode_if_base64(_bytes(payload)), where)
-        documents.append(_first_nodeconfig(payload, "%s (%s)" % (where, NODECONFIG_CONTENT_TYPE)))
+        documents.append(_first_nodeconfig(payload, f"{where} ({NODECONFIG_CONTENT_TYPE})"))
     if not documents:
-        raise NodeadmSourceError(["%s: a MIME multi-part document without an %s part: nodeadm finds no NodeConfig in it" % (origin, NODECONFIG_CONTENT_TYPE)])
+        raise NodeadmSourceError([f"{origin}: a MIME multi-part document without an {NODECONFIG_CONTENT_TYPE} part: nodeadm finds no NodeConfig in it"])
     return documents
 
 

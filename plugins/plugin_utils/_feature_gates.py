@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kubelet's feature gates and how a config's featureGates resolve (k8s.io/component-base/featuregate).
@@ -688,7 +687,7 @@ def kubelet_minor(kubelet_version: str | None) -> str | None:
     if len(parts) < 2 or not parts[0].isdigit():
         return None
     minor = "".join(ch for ch in parts[1] if ch.isdigit()) if parts[1][:1].isdigit() else ""
-    return "%s.%s" % (parts[0], minor) if minor else None
+    return f"{parts[0]}.{minor}" if minor else None
 
 
 def gate_table(kubelet_version: str | None = None) -> dict[str, GateSpec] | None:
@@ -739,8 +738,8 @@ def gate_enabled(gates: object, name: str, kubelet_version: str | None = None) -
 
 def _unknown_gate(name: str, table: Mapping[str, GateSpec], minor: str) -> str:
     guess = difflib.get_close_matches(name, sorted(table), n=1, cutoff=0.8)
-    hint = '; did you mean "%s"?' % guess[0] if guess else ""
-    return "featureGates.%s: unrecognized feature gate: %s (not a gate of kubelet v%s)%s" % (name, name, minor, hint)
+    hint = f'; did you mean "{guess[0]}"?' if guess else ""
+    return f"featureGates.{name}: unrecognized feature gate: {name} (not a gate of kubelet v{minor}){hint}"
 
 
 def resolve_feature_gates(gates: object, kubelet_version: str | None = None) -> GateResolution:

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """What k3s's agent does with the kubelet's inputs; k3s and RKE2 (built on k3s's agent) both run this code.
@@ -43,10 +42,10 @@ def paths_to_read(variables, program, problems, config_files=()):
     """What the agent of PROGRAM (k3s, rke2) reads: config.yaml (and CONFIG_FILES beside it) and config.yaml.d in
     kubelet_numa_<program>_config_dir, and the kubelet's drop-in directory in kubelet_numa_<program>_data_dir."""
     wanted, dirs = [], []
-    config_dir = absolute_path(variables, "kubelet_numa_%s_config_dir" % program, problems)
-    data_dir = absolute_path(variables, "kubelet_numa_%s_data_dir" % program, problems)
+    config_dir = absolute_path(variables, f"kubelet_numa_{program}_config_dir", problems)
+    data_dir = absolute_path(variables, f"kubelet_numa_{program}_data_dir", problems)
     if config_dir:
-        wanted += ["%s/%s" % (config_dir, name) for name in ("config.yaml",) + tuple(config_files)]
+        wanted += [f"{config_dir}/{name}" for name in ("config.yaml",) + tuple(config_files)]
         dirs.append(config_dir + "/config.yaml.d")
     if data_dir:
         dirs.append(data_dir + "/agent/etc/kubelet.conf.d")
@@ -56,13 +55,11 @@ def paths_to_read(variables, program, problems, config_files=()):
 def version_minor(version, variable, example, problems):
     """The Kubernetes minor of a k3s / RKE2 version string (v1.32.5+k3s1 -> 32), or None after adding a problem."""
     if version is not None and not isinstance(version, str):
-        problems.append(
-            "%s: %r (%s) is not %s: write it as a quoted string (YAML reads 1.30 as the number 1.3)" % (variable, version, type_name(version), example)
-        )
+        problems.append(f"{variable}: {version!r} ({type_name(version)}) is not {example}: write it as a quoted string (YAML reads 1.30 as the number 1.3)")
         return None
     match = _VERSION.search(version or "")
     if not match or match.group(1) != "1":
-        problems.append("%s: %r is not %s" % (variable, version, example))
+        problems.append(f"{variable}: {version!r} is not {example}")
         return None
     return int(match.group(2))
 
@@ -75,7 +72,7 @@ def _config_items(data, path, problems):
         value = data[key]
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
-            problems.append("%s: %s must be a list of 'flag=value' strings, got %r" % (path, key, value))
+            problems.append(f"{path}: {key} must be a list of 'flag=value' strings, got {value!r}")
             continue
         result[key] = items
     return result
@@ -156,7 +153,7 @@ class AgentInputs:
         self.fragments = [(path, load_mapping(path, files[path], problems)) for path in dir_files(files, self.fragment_dir, (".yaml", ".yml"))]
         self.config = load_mapping(self.config_path, files.get(self.config_path), problems) or {}
         self.defaults_dropin = (
-            self.dropin_dir + "/00-%s-defaults.conf" % program,
+            self.dropin_dir + f"/00-{program}-defaults.conf",
             {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(EVICTION_HARD), "evictionMinimumReclaim": dict(EVICTION_MINIMUM_RECLAIM)},
         )
 
@@ -174,8 +171,8 @@ class AgentInputs:
         for path, data in self.fragments:
             if path > ours_fragment and "kubelet-arg" in (data or {}):
                 self.problems.append(
-                    "%s sets kubelet-arg without '+', which replaces every kubelet-arg before it, numa.kubelet's included; "
-                    "write it as kubelet-arg+ (%s config.yaml.d rule)" % (path, product)
+                    f"{path} sets kubelet-arg without '+', which replaces every kubelet-arg before it, numa.kubelet's included; "
+                    f"write it as kubelet-arg+ ({product} config.yaml.d rule)"
                 )
 
     def dropins_with(self, replace=None):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kubelet's v1beta1 defaulting of a main --config file (Kubernetes v1.36, Linux), ported rule by rule.
@@ -125,7 +124,7 @@ def parse_go_duration(text: str, path: str) -> int:
     """time.ParseDuration in nanoseconds (metav1.Duration's JSON form); raises KubeletConfigError on bad input."""
 
     def invalid(reason="invalid duration"):
-        return KubeletConfigError(['%s: time: %s "%s"' % (path, reason, text)])
+        return KubeletConfigError([f'{path}: time: {reason} "{text}"'])
 
     rest = text
     negative = False
@@ -155,7 +154,7 @@ def parse_go_duration(text: str, path: str) -> int:
             raise invalid("missing unit in duration")
         unit = _DURATION_UNITS.get(unit_text)
         if unit is None:
-            raise invalid('unknown unit "%s" in duration' % unit_text)
+            raise invalid(f'unknown unit "{unit_text}" in duration')
         # Go adds whole*unit and the truncated fractional nanoseconds of each component.
         total += int(whole or "0") * unit
         if frac:
@@ -184,7 +183,7 @@ def _struct(parent, field, path):
     if value is None:
         value = parent[field] = {}
     elif not isinstance(value, dict):
-        raise KubeletConfigError(["%s: must be a mapping, got %s %r" % (path, type(value).__name__, value)])
+        raise KubeletConfigError([f"{path}: must be a mapping, got {type(value).__name__} {value!r}"])
     return value
 
 
@@ -195,9 +194,9 @@ def _duration_is_zero(parent, field, path):
     value = parent[field]
     if value is None:
         # The v1.36.2 oracle refuses `syncFrequency: null` with "failed to decode: time: invalid duration """.
-        raise KubeletConfigError(['%s: time: invalid duration "" (a duration field cannot be null)' % path])
+        raise KubeletConfigError([f'{path}: time: invalid duration "" (a duration field cannot be null)'])
     if not isinstance(value, str):
-        raise KubeletConfigError(['%s: a duration must be a string such as "10s", got %s %r' % (path, type(value).__name__, value)])
+        raise KubeletConfigError([f'{path}: a duration must be a string such as "10s", got {type(value).__name__} {value!r}'])
     return parse_go_duration(value, path) == 0
 
 
@@ -212,7 +211,7 @@ def _int_value(parent, field, path):
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise KubeletConfigError(["%s: must be an integer, got %s %r" % (path, type(value).__name__, value)])
+        raise KubeletConfigError([f"{path}: must be an integer, got {type(value).__name__} {value!r}"])
     return value
 
 
@@ -239,7 +238,7 @@ def _bool_value(parent, field, path):
     if value is None:
         return None
     if not isinstance(value, bool):
-        raise KubeletConfigError(["%s: must be true or false, got %s %r" % (path, type(value).__name__, value)])
+        raise KubeletConfigError([f"{path}: must be true or false, got {type(value).__name__} {value!r}"])
     return value
 
 
@@ -249,10 +248,10 @@ def _gate_enabled(config, name, kubelet_version):
     if gates is None:
         gates = {}
     if not isinstance(gates, dict):
-        raise KubeletConfigError(["featureGates: must be a mapping, got %s %r" % (type(gates).__name__, gates)])
+        raise KubeletConfigError([f"featureGates: must be a mapping, got {type(gates).__name__} {gates!r}"])
     # The entries that decide this gate must decode as booleans (the kubelet's decoding refuses anything else).
     for key in (name, "All" + gate_table(kubelet_version)[name].stage):
-        _bool_value(gates, key, "featureGates.%s" % key)
+        _bool_value(gates, key, f"featureGates.{key}")
     return gate_enabled(gates, name, kubelet_version)
 
 
@@ -269,13 +268,13 @@ def _set_logging_defaults(config):
     elif isinstance(flush, int) and not isinstance(flush, bool):
         zero = flush == 0
     else:
-        raise KubeletConfigError(["logging.flushFrequency: must be a duration string or nanoseconds, got %s %r" % (type(flush).__name__, flush)])
+        raise KubeletConfigError([f"logging.flushFrequency: must be a duration string or nanoseconds, got {type(flush).__name__} {flush!r}"])
     if zero:
         # Duration = LogFlushFreqDefault, SerializeAsString = true: written back as a duration string.
         logging["flushFrequency"] = go_duration_string(_LOG_FLUSH_FREQ_DEFAULT)
     options = _struct(logging, "options", "logging.options")
     for fmt in ("text", "json"):
-        routing = _struct(options, fmt, "logging.options.%s" % fmt)
+        routing = _struct(options, fmt, f"logging.options.{fmt}")
         # setRecommendedOutputRouting: an unset QuantityValue becomes resource.NewQuantity(0, DecimalSI), "0".
         # Any parsed quantity (even "0") differs from the empty struct, so only absent or null is defaulted.
         _set_if_nil(routing, "infoBufferSize", "0")
@@ -288,13 +287,13 @@ def merge_default_eviction_settings(config: dict, kubelet_version: str | None = 
     kubelet 1.33 on), every default signal the map lacks is added; the user's own thresholds win. Nothing else is merged.
     """
     if not isinstance(config, dict):
-        raise KubeletConfigError(["the kubelet configuration must be a mapping, got %s" % type(config).__name__])
+        raise KubeletConfigError([f"the kubelet configuration must be a mapping, got {type(config).__name__}"])
     result = _copy_tree(config)
     hard = result.get("evictionHard")
     if hard is None:
         result["evictionHard"] = dict(DEFAULT_EVICTION_HARD)
     elif not isinstance(hard, dict):
-        raise KubeletConfigError(["evictionHard: must be a mapping, got %s %r" % (type(hard).__name__, hard)])
+        raise KubeletConfigError([f"evictionHard: must be a mapping, got {type(hard).__name__} {hard!r}"])
     elif "mergeDefaultEvictionSettings" not in fields_unknown_to(kubelet_version) and _bool_value(
         result, "mergeDefaultEvictionSettings", "mergeDefaultEvictionSettings"
     ):
@@ -321,7 +320,7 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     left as written (the kubelet drops it when decoding; _validation warns about it).
     """
     if not isinstance(config, dict):
-        raise KubeletConfigError(["the kubelet configuration must be a mapping, got %s" % type(config).__name__])
+        raise KubeletConfigError([f"the kubelet configuration must be a mapping, got {type(config).__name__}"])
     version = checked_minor(kubelet_version) or checked_minor()
     unknown = fields_unknown_to(version)
     obj = _copy_tree(config)

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The top-level fields of KubeletConfiguration (kubelet.config.k8s.io/v1beta1) and the command-line form of some.
@@ -228,7 +227,7 @@ def go_duration_error(text):
     (https://github.com/golang/go/blob/master/src/time/format.go); the unknown-unit text was checked against the
     real kubelet v1.36.2 (tests/oracle).
     """
-    invalid = 'time: invalid duration "%s"' % text
+    invalid = f'time: invalid duration "{text}"'
     rest = text[1:] if text[:1] in ("-", "+") else text
     if rest == "0":
         return None
@@ -247,9 +246,9 @@ def go_duration_error(text):
             return invalid
         unit = re.match(r"[^0-9.]*", rest).group(0)
         if not unit:
-            return 'time: missing unit in duration "%s"' % text
+            return f'time: missing unit in duration "{text}"'
         if unit not in _DURATION_UNITS:
-            return 'time: unknown unit "%s" in duration "%s"' % (unit, text)
+            return f'time: unknown unit "{unit}" in duration "{text}"'
         rest = rest[len(unit) :]
     return None
 
@@ -350,13 +349,13 @@ def kubelet_decode_error(field_name, value, kind):
     if kind == "duration":
         if isinstance(value, str):
             return go_duration_error(value)
-        return "json: cannot unmarshal %s into Go struct field KubeletConfiguration.%s of type string" % (json_type, field_name)
+        return f"json: cannot unmarshal {json_type} into Go struct field KubeletConfiguration.{field_name} of type string"
     if kind in ("object", "[]object"):
         return None  # the Go type name of a struct is no help here
     shown = json_type
     if json_type == "number" and kind in _INT_BOUNDS:
-        shown = "number %s" % value  # Go names the number it cannot fit in an integer type
-    return "json: cannot unmarshal %s into Go struct field KubeletConfiguration.%s of type %s" % (shown, field_name, kind)
+        shown = f"number {value}"  # Go names the number it cannot fit in an integer type
+    return f"json: cannot unmarshal {shown} into Go struct field KubeletConfiguration.{field_name} of type {kind}"
 
 
 def _problem(where, path, value, kind, field_name):
@@ -393,7 +392,7 @@ def field_type_problems(config, where="", kubelet_version=None):
     problems = []
     for name, value in config.items():
         if not isinstance(name, str):
-            problems.append("%s%r: a field name must be a string, got %s" % (where, name, type_name(name)))
+            problems.append(f"{where}{name!r}: a field name must be a string, got {type_name(name)}")
             continue
         kind = FIELD_TYPES.get(name)
         if kind is None or value is None or name in unknown:
@@ -401,9 +400,9 @@ def field_type_problems(config, where="", kubelet_version=None):
         if kind in _MAP_VALUES and isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, str):
-                    problems.append("%s%s: the key %r (%s) must be a string" % (where, name, key, type_name(key)))
+                    problems.append(f"{where}{name}: the key {key!r} ({type_name(key)}) must be a string")
                 elif value_problem(_MAP_VALUES[kind], item):
-                    problems.append(_problem(where, "%s.%s" % (name, key), item, _MAP_VALUES[kind], name))
+                    problems.append(_problem(where, f"{name}.{key}", item, _MAP_VALUES[kind], name))
             continue
         if value_problem(kind, value):
             problems.append(_problem(where, name, value, kind, name))

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kubelet's ValidateKubeletConfiguration, ported rule by rule, with its texts.
@@ -56,7 +55,7 @@ def go_float(value: float) -> str:
     """Go's %v of a float64 (strconv 'g', shortest): exponent form below 1e-4 or from 1e6 on ("1e+06")."""
     if value == 0:
         return "0"
-    mantissa, exponent = ("%r" % float(value)).lower().partition("e")[::2]
+    mantissa, exponent = (f"{float(value)!r}").lower().partition("e")[::2]
     digits = mantissa.lstrip("-").replace(".", "")
     point = mantissa.lstrip("-").find(".") if "." in mantissa else len(mantissa.lstrip("-"))
     decimal_exponent = point + (int(exponent) if exponent else 0)
@@ -213,9 +212,9 @@ def _cfs_quota_period_rules(view: _View) -> list[str]:
         return []
     shown = _go_struct_duration(period)
     if not gate and period != _DEFAULT_CFS_QUOTA_PERIOD:
-        return ["cpuCFSQuotaPeriod: invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) %s requires feature gate CustomCPUCFSQuotaPeriod" % shown]
+        return [f"cpuCFSQuotaPeriod: invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) {shown} requires feature gate CustomCPUCFSQuotaPeriod"]
     if gate and not _MILLISECOND <= period <= _SECOND:
-        return ["cpuCFSQuotaPeriod: invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) %s must be between 1ms and 1sec, inclusive" % shown]
+        return [f"cpuCFSQuotaPeriod: invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) {shown} must be between 1ms and 1sec, inclusive"]
     return []
 
 
@@ -296,7 +295,7 @@ def _swap_and_back_off_rules(view: _View) -> list[str]:
     node_swap = view.enabled("NodeSwap")
     if node_swap and behavior is not None and behavior not in SWAP_BEHAVIORS:
         problems.append(
-            'memorySwap.swapBehavior: invalid configuration: memorySwap.swapBehavior %s must be one of: "", "LimitedSwap" or "NoSwap"' % go_quote(behavior)
+            f'memorySwap.swapBehavior: invalid configuration: memorySwap.swapBehavior {go_quote(behavior)} must be one of: "", "LimitedSwap" or "NoSwap"'
         )
     if node_swap is False and behavior:
         problems.append("memorySwap.swapBehavior: invalid configuration: memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled")
@@ -423,21 +422,21 @@ def _hairpin_and_image_credential_rules(view: _View) -> list[str]:
 
 # distribution/reference's grammar, enough to tell a bare repository name from one with a tag or digest.
 _DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
-_DOMAIN = r"(?:%s(?:\.%s)*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?" % (_DOMAIN_COMPONENT, _DOMAIN_COMPONENT)
+_DOMAIN = rf"(?:{_DOMAIN_COMPONENT}(?:\.{_DOMAIN_COMPONENT})*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?"
 _PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*"
-_REPOSITORY = re.compile(r"^(?:%s/)?%s(?:/%s)*$" % (_DOMAIN, _PATH_COMPONENT, _PATH_COMPONENT))
+_REPOSITORY = re.compile(rf"^(?:{_DOMAIN}/)?{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*$")
 
 
 def _allowlist_pattern_problem(pattern: str) -> str | None:
     """pkg/kubelet/images/pullmanager getAllowlistImagePattern's error for one pattern, or None."""
     if pattern != pattern.strip():
-        return "leading/trailing spaces are not allowed: %s" % pattern
+        return f"leading/trailing spaces are not allowed: {pattern}"
     wildcard = pattern.endswith("/*")
     trimmed = pattern[:-1] if wildcard else pattern
     if not trimmed:
-        return "the supplied pattern is too short: %s" % pattern
+        return f"the supplied pattern is too short: {pattern}"
     if "*" in trimmed:
-        return "not a valid wildcard pattern, only patterns ending with '/*' are allowed: %s" % pattern
+        return f"not a valid wildcard pattern, only patterns ending with '/*' are allowed: {pattern}"
     if wildcard:
         return "at least registry hostname is required" if len(trimmed) == 1 else None
     name = trimmed.split("@", 1)[0]
@@ -446,7 +445,7 @@ def _allowlist_pattern_problem(pattern: str) -> str | None:
     if not _REPOSITORY.match(repository):
         return "failed to parse as an image name: invalid reference format"
     if _normalized_name(repository) != trimmed:
-        return "neither tag nor digest is accepted in an image reference: %s" % pattern
+        return f"neither tag nor digest is accepted in an image reference: {pattern}"
     return None
 
 
@@ -459,7 +458,7 @@ def _normalized_name(repository: str) -> str:
         first = "docker.io"
     if first == "docker.io" and "/" not in rest:
         rest = "library/" + rest
-    return "%s/%s" % (first, rest)
+    return f"{first}/{rest}"
 
 
 def _cpu_and_memory_rules(view: _View) -> list[str]:
@@ -512,8 +511,8 @@ def _tracing_rules(view: _View) -> list[str]:
         scheme = _url_scheme(endpoint)
         if scheme not in ("dns", "unix", "unix-abstract"):
             problems.append(
-                "tracing.endpoint: Invalid value: %s: unsupported scheme: %s.  Options are none, dns, unix, or unix-abstract.  "
-                "See https://github.com/grpc/grpc/blob/master/doc/naming.md" % (go_quote(endpoint), scheme)
+                f"tracing.endpoint: Invalid value: {go_quote(endpoint)}: unsupported scheme: {scheme}.  Options are none, dns, unix, or unix-abstract.  "
+                "See https://github.com/grpc/grpc/blob/master/doc/naming.md"
             )
     return problems
 
@@ -559,8 +558,8 @@ def _system_rules(view: _View, minor: str) -> list[str]:
         if hidden != previous:
             # component-base metrics ValidateShowHiddenMetricsVersionForKubeletBackwardCompatOnly, as v1.36.2 words it.
             problems.append(
-                "showHiddenMetricsForVersion: invalid showHiddenMetricsForVersion: showHiddenMetricsForVersion: Invalid value: %s: "
-                "must be omitted or have the value '%s'; only the previous minor version is allowed" % (go_quote(hidden), previous)
+                f"showHiddenMetricsForVersion: invalid showHiddenMetricsForVersion: showHiddenMetricsForVersion: Invalid value: {go_quote(hidden)}: "
+                f"must be omitted or have the value '{previous}'; only the previous minor version is allowed"
             )
     if view.str("containerRuntimeEndpoint") == "":
         problems.append("containerRuntimeEndpoint: invalid configuration: the containerRuntimeEndpoint was not specified or empty")
@@ -591,12 +590,12 @@ def _pod_logs_dir_rules(path: str | None) -> list[str]:
     if path == "":
         problems.append("podLogsDir: invalid configuration: podLogsDir was not specified")
     if not path.startswith("/"):
-        problems.append("podLogsDir: invalid configuration: pod logs path %s must be absolute path" % go_quote(path))
+        problems.append(f"podLogsDir: invalid configuration: pod logs path {go_quote(path)} must be absolute path")
     # utilfs.IsPathClean: filepath.Clean leaves it unchanged (Go's Clean("") is ".").
     if (posixpath.normpath(path) if path else ".") != path or path.startswith("//"):
-        problems.append("podLogsDir: invalid configuration: pod logs path %s must be normalized" % go_quote(path))
+        problems.append(f"podLogsDir: invalid configuration: pod logs path {go_quote(path)} must be normalized")
     if any(ord(ch) > 127 for ch in path):
-        problems.append("podLogsDir: invalid configuration: pod logs path %s mut contains ASCII characters only" % go_quote(path))
+        problems.append(f"podLogsDir: invalid configuration: pod logs path {go_quote(path)} mut contains ASCII characters only")
     return problems
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The memory and CPU manager inputs of an effective kubelet config, and the memory_manager_state checkpoint.
@@ -73,8 +72,8 @@ def manager_inputs_digest(config, capacity):
     def exact(value):
         # Equal quantities spelled differently (1Gi, 1073741824) are one value; normalize() keeps it exact at int64 sizes.
         if isinstance(value, decimal.Decimal):
-            return "%s" % value.normalize()
-        raise TypeError("%r (%s) is not a manager input" % (value, type(value).__name__))
+            return f"{value.normalize()}"
+        raise TypeError(f"{value!r} ({type(value).__name__}) is not a manager input")
 
     text = json.dumps(keys, sort_keys=True, default=exact, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -107,7 +106,7 @@ def state_problems(state_text, expected):
     (module_utils/_kubelet_checkpoint.py), which runs it on the node.
     """
     if not isinstance(expected, dict) or not isinstance(expected.get("systemReserved"), dict) or "policyName" not in expected:
-        raise KubeletConfigError(["expected state: %r must be a plan's expected_state {policyName, systemReserved}" % (expected,)])
+        raise KubeletConfigError([f"expected state: {expected!r} must be a plan's expected_state {{policyName, systemReserved}}"])
     if state_text is not None and not isinstance(state_text, str):
-        raise KubeletConfigError(["memory_manager_state: %r (%s) must be the checkpoint file's text" % (state_text, type_name(state_text))])
+        raise KubeletConfigError([f"memory_manager_state: {state_text!r} ({type_name(state_text)}) must be the checkpoint file's text"])
     return checkpoint_problems(state_text, expected)

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """What applying a plan would change on a node: every directory and file the role writes, the checkpoint guard's
@@ -34,7 +33,7 @@ HEAL_TEMPLATE = "numa-kubelet-heal"
 def systemd_dropin_dir(unit):
     """The directory of the drop-ins an administrator adds to a unit (systemd.unit(5), "Description":
     https://www.freedesktop.org/software/systemd/man/latest/systemd.unit.html)."""
-    return "/etc/systemd/system/%s.d" % unit
+    return f"/etc/systemd/system/{unit}.d"
 
 
 def guard_paths(unit):
@@ -42,10 +41,10 @@ def guard_paths(unit):
     drop-in's ExecStartPre copies at each start, this boot's reset marker (under /run, gone at each boot), the self-heal's
     program (its drop-in's ExecStopPost) and the record the heal leaves."""
     return {
-        "dropin": "%s/%s" % (systemd_dropin_dir(unit), GUARD_DROPIN_NAME),
-        "inputs": "%s/%s.manager-inputs" % (GUARD_INPUTS_DIR, unit),
-        "started": "%s/%s.started-inputs" % (GUARD_STARTED_DIR, unit),
-        "marker": "%s/%s.reset" % (RESET_MARKER_DIR, unit),
+        "dropin": f"{systemd_dropin_dir(unit)}/{GUARD_DROPIN_NAME}",
+        "inputs": f"{GUARD_INPUTS_DIR}/{unit}.manager-inputs",
+        "started": f"{GUARD_STARTED_DIR}/{unit}.started-inputs",
+        "marker": f"{RESET_MARKER_DIR}/{unit}.reset",
         "heal": f"{GUARD_INPUTS_DIR}/numa-kubelet-heal",
         "healed": f"{GUARD_STARTED_DIR}/{unit}.healed.json",
     }

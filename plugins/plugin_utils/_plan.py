@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Planning one node: from the user's intent and what the node already has to the files to write and how to restart.
@@ -91,15 +90,15 @@ def _overrides_of_ours(layers, ours_fields, problems):
     for path, document in later_dropins:
         for name in sorted(set(document) & set(ours_fields)):
             problems.append(
-                "%s sets %s, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
-                "move it into kubelet_numa_config or remove it" % (path, name)
+                f"{path} sets {name}, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
+                "move it into kubelet_numa_config or remove it"
             )
     if kind in ("dropin", "main"):
         for field_name, _value, _kind, word in parse_kubelet_flags(layers.flags).overrides:
             if field_name in ours_fields:
                 problems.append(
-                    "the kubelet flag %s overrides %s written by numa.kubelet (flags win over config files); "
-                    "remove the flag and set the field in kubelet_numa_config" % (word, field_name)
+                    f"the kubelet flag {word} overrides {field_name} written by numa.kubelet (flags win over config files); "
+                    "remove the flag and set the field in kubelet_numa_config"
                 )
 
 
@@ -175,11 +174,9 @@ def _write_conflicts(plan, files, node_directories):
     directories |= {path.rsplit("/", 1)[0] for path in files if "/" in path.strip("/")}
     for index, path in enumerate(paths):
         if path in paths[:index]:
-            problems.append("%s: numa.kubelet would write this file twice (check the kubelet_numa_* paths)" % path)
+            problems.append(f"{path}: numa.kubelet would write this file twice (check the kubelet_numa_* paths)")
         elif path in directories or any(other.startswith(path + "/") for other in paths + sorted(directories)):
-            problems.append(
-                "%s: is a directory (on the node or in the plan), so numa.kubelet cannot write it as a file (check the kubelet_numa_* paths)" % path
-            )
+            problems.append(f"{path}: is a directory (on the node or in the plan), so numa.kubelet cannot write it as a file (check the kubelet_numa_* paths)")
     return problems
 
 
@@ -267,7 +264,7 @@ def _health_url(config):
     address = config.get("healthzBindAddress") or "127.0.0.1"
     if address in ("0.0.0.0", "::"):
         address = "127.0.0.1"
-    host = "[%s]" % address if ":" in address else address
+    host = f"[{address}]" if ":" in address else address
     return "http://%s:%d/healthz" % (host, port)
 
 

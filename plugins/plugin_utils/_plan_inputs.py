@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """What every platform's plan reads and checks the same way: paths and names from variables, the topology, the node's
@@ -37,7 +36,7 @@ def absolute_path(variables, name, problems):
     """The variable `name` as a normalized absolute path, or None after adding why it is not a safe one to problems."""
     value = variables.get(name)
     if not safe_path(value):
-        problems.append("%s: %r must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts" % (name, value))
+        problems.append(f"{name}: {value!r} must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts")
         return None
     return posixpath.normpath(value)
 
@@ -46,7 +45,7 @@ def file_name(variables, name, problems):
     """The variable `name` as a plain file name, or None after adding why it is not one to problems."""
     value = variables.get(name)
     if not isinstance(value, str) or not _SAFE_NAME.match(value):
-        problems.append("%s: %r must be a plain file name (letters, digits, . _ -), not a path" % (name, value))
+        problems.append(f"{name}: {value!r} must be a plain file name (letters, digits, . _ -), not a path")
         return None
     return value
 
@@ -88,15 +87,15 @@ def node_files(files):
     if files is None:
         return {}
     if not isinstance(files, dict):
-        raise PlanError(["kubelet_numa_node_files: %r (%s) must be a mapping {absolute path on the node: file content}" % (files, type_name(files))])
+        raise PlanError([f"kubelet_numa_node_files: {files!r} ({type_name(files)}) must be a mapping {{absolute path on the node: file content}}"])
     problems = []
     for path, text in files.items():
         if not isinstance(path, str) or not path.startswith("/"):
-            problems.append("kubelet_numa_node_files: the key %r must be an absolute path on the node" % (path,))
+            problems.append(f"kubelet_numa_node_files: the key {path!r} must be an absolute path on the node")
         elif text is not None and not isinstance(text, str):
             problems.append(
-                "kubelet_numa_node_files[%s]: %r (%s) must be the file's text (a string; null for a missing file): "
-                "write a YAML file's content as a block scalar (|)" % (path, text, type_name(text))
+                f"kubelet_numa_node_files[{path}]: {text!r} ({type_name(text)}) must be the file's text (a string; null for a missing file): "
+                "write a YAML file's content as a block scalar (|)"
             )
     if problems:
         raise PlanError(problems)
@@ -151,8 +150,8 @@ def load_kubelet_config(path, text, problems):
     if data:
         for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
             if key in data and data[key] != expected:
-                problems.append("%s: %s %r is not %r; the kubelet refuses a file of another kind here" % (path, key, data[key], expected))
-        problems.extend(field_type_problems(data, "%s: " % path))
+                problems.append(f"{path}: {key} {data[key]!r} is not {expected!r}; the kubelet refuses a file of another kind here")
+        problems.extend(field_type_problems(data, f"{path}: "))
     return data
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The one interface between the plan and a platform (kubeadm, RKE2, nodeadm, k3s): what a platform module declares.
@@ -10,8 +9,9 @@ Platform what marks it and what to read; the plan (_plan) asks it for a Layout o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 # The kubelet's own systemd unit, as kubeadm's packages and the EKS AMIs (nodeadm) install it.
 KUBELET_UNIT = "kubelet.service"
@@ -34,9 +34,9 @@ class Platform:
     name: str
     markers: tuple
     units: tuple
-    paths_to_read: Callable[[dict, Optional[dict], list], tuple]
+    paths_to_read: Callable[[dict, dict | None, list], tuple]
     discover: Callable[[dict, Any, dict, dict], dict]
-    layout: Callable[..., Optional["Layout"]]
+    layout: Callable[..., Layout | None]
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,14 @@ class Layout:
     """
 
     unit: str
-    apply_unit: Optional[str]
+    apply_unit: str | None
     files: list
     directories: list
     before: Any
     layers_for: Callable[[dict], Any]
-    warnings: Optional[list] = None
-    report_key: Optional[str] = None
-    report: Optional[dict] = None
-    hand_over: Optional[Callable[[dict, dict, dict, int], tuple]] = None
-    report_for: Optional[Callable[[dict, Optional[dict]], dict]] = None
-    kubelet_version: Optional[str] = None
+    warnings: list | None = None
+    report_key: str | None = None
+    report: dict | None = None
+    hand_over: Callable[[dict, dict, dict, int], tuple] | None = None
+    report_for: Callable[[dict, dict | None], dict] | None = None
+    kubelet_version: str | None = None

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """k3s: how k3s runs the kubelet, and where numa.kubelet's settings go (docs/k3s.md, docs/kubelet-facts.md section 4).
@@ -47,14 +46,14 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     role = variables.get("kubelet_numa_k3s_role") or facts.get("k3s_role")
     if role not in K3S_UNITS:
         problems.append(
-            "kubelet_numa_k3s_role: %r is not one of server, agent (the k3s service this node runs: k3s.service for a server, "
-            "k3s-agent.service for an agent)" % (role,)
+            f"kubelet_numa_k3s_role: {role!r} is not one of server, agent (the k3s service this node runs: k3s.service for a server, "
+            "k3s-agent.service for an agent)"
         )
     if problems:
         return None
     agent = AgentInputs("k3s", minor, variables["kubelet_numa_k3s_config_dir"], variables["kubelet_numa_k3s_data_dir"], files, problems)
-    ours_fragment = "%s/%s.yaml" % (agent.fragment_dir, dropin_name)
-    ours_dropin = "%s/%s.conf" % (agent.dropin_dir, dropin_name)
+    ours_fragment = f"{agent.fragment_dir}/{dropin_name}.yaml"
+    ours_dropin = f"{agent.dropin_dir}/{dropin_name}.conf"
     if not agent.uses_dropins:
         agent.replacing_fragments(ours_fragment, "k3s")
     if problems:

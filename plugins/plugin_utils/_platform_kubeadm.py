@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """kubeadm: how a kubeadm node's kubelet gets its config, and where numa.kubelet's settings go (docs/kubelet-facts.md section 4).
@@ -40,7 +39,7 @@ def _kubeadm_layers(variables, files, problems):
     extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
     main = load_kubelet_config(config_file, files.get(config_file), problems)
     if files.get(config_file) is None:
-        problems.append("%s does not exist: this is not a kubeadm node that has joined its cluster (kubelet_numa_kubeadm_config_file)" % config_file)
+        problems.append(f"{config_file} does not exist: this is not a kubeadm node that has joined its cluster (kubelet_numa_kubeadm_config_file)")
     # 10-kubeadm.conf: $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
     kubeadm_words = env_words(files.get(flags_file), ("KUBELET_KUBEADM_ARGS",))
     extra_env = parse_env_file(files.get(extra_file))

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """nodeadm (EKS AL2023): how nodeadm configures the kubelet, and where numa.kubelet's settings go (docs/kubelet-facts.md section 4).
@@ -136,7 +135,7 @@ def _nodeadm_base(variables, facts, nodes, problems):
             )
             return None
     except EksError as exc:
-        problems.append("kubelet_numa_instance_type: %s" % exc)
+        problems.append(f"kubelet_numa_instance_type: {exc}")
         return None
     gates = nodeadm_base_feature_gates(variables.get("kubelet_numa_kubelet_version") or None)
     return dict(copy.deepcopy(NODEADM_BASE_CONFIG), apiVersion=API_VERSION, kind=KIND, maxPods=max_pods, kubeReserved=reserved, featureGates=gates)
@@ -150,10 +149,10 @@ def _nodeadm_file_kubelet(path, text, problems):
     try:
         configs = [kubelet_config(document) for document in file_nodeconfigs(path, text)]
     except KubeletConfigError as exc:
-        problems.extend("%s; nodeadm would fail on it and leave the kubelet unconfigured" % problem for problem in exc.problems)
+        problems.extend(f"{problem}; nodeadm would fail on it and leave the kubelet unconfigured" for problem in exc.problems)
         return {}
     for config in configs:
-        problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % path))
+        problems.extend(field_type_problems(config, f"{path}: spec.kubelet.config."))
     return merge_kubelet_configs(configs)
 
 
@@ -180,7 +179,7 @@ def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, p
         return [], None
     if path:
         if files.get(path) is None:
-            problems.append("kubelet_numa_nodeadm_user_data_path: %s does not exist on the node (or is not readable)" % path)
+            problems.append(f"kubelet_numa_nodeadm_user_data_path: {path} does not exist on the node (or is not readable)")
             return [], None
         text, origin = files[path], path
     elif not text and facts.get("nodeadm_user_data") is not None:
@@ -217,13 +216,13 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     source_dir = variables["kubelet_numa_nodeadm_config_dir"]
     dropin_dir = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"]
     environment = variables["kubelet_numa_nodeadm_kubelet_environment"]
-    ours_path = "%s/%s.yaml" % (source_dir, dropin_name)
+    ours_path = f"{source_dir}/{dropin_name}.yaml"
     # No default of its own: the role's defaults are the only ones (nodeadm-run.service).
     apply_unit = variables.get("kubelet_numa_nodeadm_apply_service")
     if not isinstance(apply_unit, str) or not _UNIT_NAME.fullmatch(apply_unit):
         problems.append(
-            "kubelet_numa_nodeadm_apply_service: %r must be a systemd unit name (ASCII letters, digits and : - _ . \\ @): "
-            "the unit that applies %s and starts the kubelet" % (apply_unit, source_dir)
+            f"kubelet_numa_nodeadm_apply_service: {apply_unit!r} must be a systemd unit name (ASCII letters, digits and : - _ . \\ @): "
+            f"the unit that applies {source_dir} and starts the kubelet"
         )
     if files.get(base_path) is not None:
         base = load_kubelet_config(base_path, files[base_path], problems)
@@ -250,8 +249,8 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         for path, config in sources[ours_at + 1 :]:
             for name in sorted(set(config) & set(intent) | ({"reservedMemory"} & set(config))):
                 problems.append(
-                    "%s sets %s, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
-                    "order); move it into kubelet_numa_config or remove it" % (path, name)
+                    f"{path} sets {name}, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
+                    "order); move it into kubelet_numa_config or remove it"
                 )
 
     def layers_for(settings):

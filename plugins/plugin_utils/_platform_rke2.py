@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """RKE2: how RKE2 runs the kubelet, and where numa.kubelet's settings go (docs/kubelet-facts.md section 4).
@@ -61,19 +60,19 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     role = variables.get("kubelet_numa_rke2_role") or facts.get("rke2_role")
     if role not in RKE2_ROLES:
         problems.append(
-            "kubelet_numa_rke2_role: %r is not one of server, agent (the RKE2 service this node runs: rke2-server or rke2-agent; "
-            "with lablabs.rke2: rke2_type, or the host in its rke2_servers_group_name / rke2_agents_group_name group)" % (role,)
+            f"kubelet_numa_rke2_role: {role!r} is not one of server, agent (the RKE2 service this node runs: rke2-server or rke2-agent; "
+            "with lablabs.rke2: rke2_type, or the host in its rke2_servers_group_name / rke2_agents_group_name group)"
         )
     # No default of its own: the role's defaults are the only ones (true).
     write_files = variables.get("kubelet_numa_rke2_write_files")
     if not isinstance(write_files, bool):
-        problems.append("kubelet_numa_rke2_write_files: %r must be true or false" % (write_files,))
+        problems.append(f"kubelet_numa_rke2_write_files: {write_files!r} must be true or false")
     if problems:
         return None
     agent = AgentInputs("rke2", minor, variables["kubelet_numa_rke2_config_dir"], variables["kubelet_numa_rke2_data_dir"], files, problems)
     config_path, fragments, dropin_dir = agent.config_path, agent.fragments, agent.dropin_dir
-    ours_fragment = "%s/%s.yaml" % (agent.fragment_dir, dropin_name)
-    ours_dropin = "%s/%s.conf" % (dropin_dir, dropin_name)
+    ours_fragment = f"{agent.fragment_dir}/{dropin_name}.yaml"
+    ours_dropin = f"{dropin_dir}/{dropin_name}.conf"
     use_dropin = write_files and agent.uses_dropins
     if problems:
         return None
@@ -128,7 +127,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         # For lablabs.rke2's rke2_server_options / rke2_agent_options: one "option: value" line, copied verbatim into
         # config.yaml; a JSON list is valid YAML and keeps ';' and '<' quoted.
         options_form = outputs is None or outputs["form"] == "options"
-        report = {"kubelet_args": items, "options": ["kubelet-arg: %s" % json.dumps(items)] if options_form else []}
+        report = {"kubelet_args": items, "options": [f"kubelet-arg: {json.dumps(items)}"] if options_form else []}
         if outputs is not None:
             report["lablabs"] = outputs
         return report

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """RKE2 installed by lablabs.rke2: numa.kubelet writes no file and hands its settings to lablabs.rke2's variables.
@@ -50,16 +49,16 @@ def lablabs_inputs(lablabs, config_dir, problems):
     for name in ("rke2_server_options", "rke2_agent_options"):
         value = lablabs.get(name)
         if value is not None and (not isinstance(value, list) or not all(isinstance(item, (str, dict)) for item in value)):
-            problems.append("%s: %r must be a list of 'option: value' strings or mappings (lablabs.rke2)" % (name, value))
+            problems.append(f"{name}: {value!r} must be a list of 'option: value' strings or mappings (lablabs.rke2)")
             value = None
         result[name] = value
     kubelet_arg = lablabs.get("rke2_kubelet_arg")
     if kubelet_arg is not None and (not isinstance(kubelet_arg, list) or not all(isinstance(item, str) for item in kubelet_arg)):
-        problems.append("rke2_kubelet_arg: %r must be a list of 'flag=value' strings (lablabs.rke2)" % (kubelet_arg,))
+        problems.append(f"rke2_kubelet_arg: {kubelet_arg!r} must be a list of 'flag=value' strings (lablabs.rke2)")
         kubelet_arg = None
     kubelet_config = lablabs.get("rke2_kubelet_config") or {}
     if not isinstance(kubelet_config, dict):
-        problems.append("rke2_kubelet_config: %r must be a KubeletConfiguration mapping (lablabs.rke2)" % (kubelet_config,))
+        problems.append(f"rke2_kubelet_config: {kubelet_config!r} must be a KubeletConfiguration mapping (lablabs.rke2)")
         kubelet_config = {}
     result["kubelet_arg"], result["kubelet_config"] = kubelet_arg, kubelet_config
     result["form"] = "kubelet_config" if kubelet_config else ("kubelet_arg" if kubelet_arg is not None else "options")
@@ -123,18 +122,16 @@ def lablabs_kubelet_config(lablabs, settings, problems):
         elif isinstance(user[name], dict) and isinstance(value, dict):
             for key in sorted(set(user[name]) & set(value)):
                 if user[name][key] != value[key]:
-                    problems.append(
-                        "rke2_kubelet_config.%s.%s is %r, kubelet_numa_config says %r: set it in one place" % (name, key, user[name][key], value[key])
-                    )
+                    problems.append(f"rke2_kubelet_config.{name}.{key} is {user[name][key]!r}, kubelet_numa_config says {value[key]!r}: set it in one place")
         else:
-            problems.append("rke2_kubelet_config.%s is %r, kubelet_numa_config says %r: set it in one place" % (name, user[name], value))
+            problems.append(f"rke2_kubelet_config.{name} is {user[name]!r}, kubelet_numa_config says {value!r}: set it in one place")
     document = merge_patch({key: value for key, value in user.items() if key not in ("apiVersion", "kind")}, settings)
     return dropin_document(document)
 
 
 def lablabs_outputs(lablabs, settings, ours, problems):
     """lablabs.rke2's variables for this host: the user's own values with numa.kubelet's merged in, for one wiring."""
-    line = "kubelet-arg: %s" % json.dumps(ours)
+    line = f"kubelet-arg: {json.dumps(ours)}"
     server = list(lablabs["rke2_server_options"] or [])
     agent = list(lablabs["rke2_agent_options"] or [])
     outputs = {"form": lablabs["form"], "rke2_kubelet_config": lablabs["kubelet_config"]}
@@ -147,8 +144,8 @@ def lablabs_outputs(lablabs, settings, ours, problems):
     elif lablabs["form"] == "kubelet_arg":
         for item, our in _conflicting_items(user_items, ours):
             problems.append(
-                "rke2_kubelet_arg item %r contradicts numa.kubelet's %r (both reach the kubelet; the later wins): move the "
-                "setting into kubelet_numa_config" % (item, our)
+                f"rke2_kubelet_arg item {item!r} contradicts numa.kubelet's {our!r} (both reach the kubelet; the later wins): move the "
+                "setting into kubelet_numa_config"
             )
         outputs["rke2_kubelet_arg"] = list(user_items) + ours
     else:

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Writing and removing one host's rendered files under a destination directory, and nothing else.
@@ -36,11 +35,11 @@ class RenderPathError(Exception):
 def host_name_problem(host):
     """Why a host name cannot be a directory name under the destination, or None."""
     if not isinstance(host, str) or not host:
-        return "inventory host name %r: must be a non-empty string" % (host,)
+        return f"inventory host name {host!r}: must be a non-empty string"
     if host in (".", ".."):
-        return "inventory host name %r: is not a plain file name (. and .. name directories, not a host's own)" % host
+        return f"inventory host name {host!r}: is not a plain file name (. and .. name directories, not a host's own)"
     if "/" in host:
-        return "inventory host name %r: is not a plain file name: '/' would put its files outside its own directory" % host
+        return f"inventory host name {host!r}: is not a plain file name: '/' would put its files outside its own directory"
     control = next(((position, char) for position, char in enumerate(host) if ord(char) < 32 or ord(char) == 127), None)
     if control:
         position, char = control
@@ -55,28 +54,28 @@ def host_name_problem(host):
             _NAME_MAX,
         )
     if host == MANIFEST or host.startswith(_TEMP_PREFIX):
-        return "inventory host name %r: is a name numa.kubelet.render keeps for itself" % host
+        return f"inventory host name {host!r}: is a name numa.kubelet.render keeps for itself"
     return None
 
 
 def destination_problem(dest):
     """Why dest cannot hold rendered hosts, or None (a missing dest is created)."""
     if not isinstance(dest, str) or not dest:
-        return "dest %r: must be an absolute directory on the controller, not empty (kubelet_numa_render_dir of numa.kubelet.render)" % (dest,)
+        return f"dest {dest!r}: must be an absolute directory on the controller, not empty (kubelet_numa_render_dir of numa.kubelet.render)"
     if not os.path.isabs(dest):
-        return "dest %r: must be an absolute path on the controller" % dest
+        return f"dest {dest!r}: must be an absolute path on the controller"
     if os.path.lexists(dest) and not os.path.isdir(dest):
-        return "dest %s: exists and is not a directory" % dest
+        return f"dest {dest}: exists and is not a directory"
     return None
 
 
 def _relative_parts(path):
     parts = path.strip("/").split("/")
     if not path.strip("/") or any(part in ("", ".", "..") for part in parts):
-        raise RenderPathError("%r: is not a plain path (empty, '.', '..' or '//' parts are refused)" % path)
+        raise RenderPathError(f"{path!r}: is not a plain path (empty, '.', '..' or '//' parts are refused)")
     for part in parts:
         if len(part.encode("utf-8", "surrogatepass")) > _NAME_MAX or "\0" in part:
-            raise RenderPathError("%r: the part %r is not a valid file name" % (path, part[:40]))
+            raise RenderPathError(f"{path!r}: the part {part[:40]!r} is not a valid file name")
     return parts
 
 
@@ -208,7 +207,7 @@ def _manifest(tree):
             _relative_parts(path)  # a listed path never leads out of the host directory
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RenderPathError):
         raise RenderPathError(
-            "%s/%s: is not a manifest numa.kubelet.render wrote; remove it (and the files you no longer want) by hand" % (tree.label, MANIFEST)
+            f"{tree.label}/{MANIFEST}: is not a manifest numa.kubelet.render wrote; remove it (and the files you no longer want) by hand"
         ) from None
     return {
         "files": {str(path): str(digest) for path, digest in files.items()},
@@ -289,7 +288,7 @@ def write_host(dest, host, outputs, check_mode=False):
                 parts = relative.split("/")
                 os.unlink(parts[-1], dir_fd=tree.directory(parts[:-1], create=None))
             elif tree.kind(relative.split("/")) is not None:
-                warnings.append("%s/%s: written by an earlier render and changed since; left alone" % (tree.label, relative))
+                warnings.append(f"{tree.label}/{relative}: written by an earlier render and changed since; left alone")
         dirs = sorted(set(manifest["dirs"]) | {"/".join(parts) for parts in created})
         needed = {"/".join(relative.split("/")[:length]) for relative in wanted for length in range(1, relative.count("/") + 1)}
         _remove_empty_dirs(tree, [directory for directory in dirs if directory not in needed])
@@ -361,7 +360,7 @@ def remove_host(dest, host, check_mode=False):
                 if _ours(tree, relative, manifest):
                     os.unlink(parts[-1], dir_fd=tree.directory(parts[:-1], create=None))
                 elif tree.kind(parts) is not None:
-                    warnings.append("%s/%s: written by an earlier render and changed since; left alone" % (tree.label, relative))
+                    warnings.append(f"{tree.label}/{relative}: written by an earlier render and changed since; left alone")
             _remove_empty_dirs(tree, manifest["dirs"])
             os.unlink(MANIFEST, dir_fd=tree.root_fd)
         finally:

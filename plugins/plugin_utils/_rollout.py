@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fleet rollout and verification rules: what numa.kubelet.rollout refuses before the first drain, and drift.
@@ -50,8 +49,7 @@ def serial_problems(serial):
         (isinstance(serial, int) and serial >= 1) or (isinstance(serial, str) and (_COUNT.match(serial) or _PERCENT.match(serial)))
     ):
         return [
-            "kubelet_numa_rollout_serial: %r (%s) is neither a count (1, 2, ...) nor a percentage (1%% to 100%%)"
-            % (plain_data(serial), _builtin_type_name(serial))
+            f"kubelet_numa_rollout_serial: {plain_data(serial)!r} ({_builtin_type_name(serial)}) is neither a count (1, 2, ...) nor a percentage (1% to 100%)"
         ]
     return []
 
@@ -95,9 +93,9 @@ def intent_conflicts(inventory, hosts):
     inventory: the output of `ansible-inventory --list --export` (group vars per group, host vars without them).
     """
     if not isinstance(inventory, dict):
-        raise KubeletConfigError(["inventory: %r must be the mapping `ansible-inventory --list --export` prints" % (inventory,)])
+        raise KubeletConfigError([f"inventory: {inventory!r} must be the mapping `ansible-inventory --list --export` prints"])
     if isinstance(hosts, (str, dict)) or not isinstance(hosts, (list, tuple)):
-        raise KubeletConfigError(["hosts: %r must be a list of inventory host names" % (hosts,)])
+        raise KubeletConfigError([f"hosts: {hosts!r} must be a list of inventory host names"])
     parents = _group_parents(inventory)
     host_vars = (inventory.get("_meta") or {}).get("hostvars") or {}
     problems = []
@@ -215,7 +213,7 @@ def _map_drift(field, running, planned):
     if not isinstance(running, dict):
         return [_differs(field, running, planned)]
     return [
-        _differs("%s[%s]" % (field, key), running.get(key), planned.get(key))
+        _differs(f"{field}[{key}]", running.get(key), planned.get(key))
         for key in sorted(set(running) | set(planned))
         if key not in running or key not in planned or not _same_quantity(running[key], planned[key])
     ]

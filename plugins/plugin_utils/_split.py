@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Spreading the node-allocatable memory reservation over NUMA nodes as a reservedMemory list.
@@ -39,15 +38,15 @@ class NumaNode:
 def numa_nodes_from(value):
     """Accept a list of ids or the node list of numa.kubelet.numa_facts; return NumaNodes sorted by id."""
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
-        raise KubeletConfigError(["numa_nodes: %r must be a list of NUMA node ids or the numa_nodes list from numa.kubelet.numa_facts" % (value,)])
+        raise KubeletConfigError([f"numa_nodes: {value!r} must be a list of NUMA node ids or the numa_nodes list from numa.kubelet.numa_facts"])
     nodes = []
     for index, item in enumerate(value):
         memory = cpus = None
         if isinstance(item, dict):
-            unknown = sorted((str(key) for key in item if key not in NUMA_NODE_KEYS))
+            unknown = sorted(str(key) for key in item if key not in NUMA_NODE_KEYS)
             if unknown:
                 guesses = [
-                    "%s (did you mean %s?)" % (key, difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6)[0])
+                    f"{key} (did you mean {difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6)[0]}?)"
                     if difflib.get_close_matches(key, NUMA_NODE_KEYS, 1, 0.6)
                     else key
                     for key in unknown
@@ -85,7 +84,7 @@ def numa_nodes_from(value):
     ids = [node.id for node in nodes]
     duplicates = sorted({node_id for node_id in ids if ids.count(node_id) > 1})
     if duplicates:
-        raise KubeletConfigError(["numa_nodes: NUMA node ids %s appear more than once" % duplicates])
+        raise KubeletConfigError([f"numa_nodes: NUMA node ids {duplicates} appear more than once"])
     return sorted(nodes, key=lambda node: node.id)
 
 
@@ -117,8 +116,10 @@ def _whole_bytes(total, reservation):
     if total.exact != value:
         raise KubeletConfigError(
             [
-                "the memory reservation %s = %s is not a whole number of bytes, so no reservedMemory can match it exactly "
-                "(the kubelet converts every reservedMemory limit to an int64 number of bytes)" % (reservation.describe(), total)
+                (
+                    f"the memory reservation {reservation.describe()} = {total} is not a whole number of bytes, so no reservedMemory can match it exactly "
+                    "(the kubelet converts every reservedMemory limit to an int64 number of bytes)"
+                )
             ]
         )
     return value
@@ -136,8 +137,10 @@ def _proportional(total_bytes, nodes):
     if unknown:
         raise KubeletConfigError(
             [
-                "split 'proportional' needs each node's memory: NUMA nodes %s have no memory_bytes (pass the numa_nodes list "
-                "from numa.kubelet.numa_facts, not bare ids)" % unknown
+                (
+                    f"split 'proportional' needs each node's memory: NUMA nodes {unknown} have no memory_bytes (pass the numa_nodes list "
+                    "from numa.kubelet.numa_facts, not bare ids)"
+                )
             ]
         )
     node_memory = sum(node.memory_bytes for node in nodes)
@@ -231,7 +234,7 @@ def reserved_memory(config, numa_nodes, split="even", memory_capacity=None):
     Nodes whose share is zero are left out: the kubelet refuses a zero limit.
     """
     if not isinstance(config, dict):
-        raise KubeletConfigError(["kubelet config: must be a mapping of KubeletConfiguration fields, got %s" % type(config).__name__])
+        raise KubeletConfigError([f"kubelet config: must be a mapping of KubeletConfiguration fields, got {type(config).__name__}"])
     nodes = numa_nodes_from(numa_nodes)
     return split_reservation(memory_reservation(config, memory_capacity), nodes, split)
 

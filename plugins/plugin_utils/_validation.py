@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Would the kubelet start with this KubeletConfiguration as its main config file? All problems at once.
@@ -105,7 +104,7 @@ def _check_type_and_kind(config):
                 kubelet_words = _NOT_REGISTERED % (config["kind"], config["apiVersion"])
                 problems.append(f"{key}: {kubelet_words}; the kubelet only reads {API_VERSION} {KIND} here ({config[key]!r} is not {expected!r})")
             else:
-                problems.append("%s: %r is not %r; the kubelet only reads %s %s here" % (key, config[key], expected, API_VERSION, KIND))
+                problems.append(f"{key}: {config[key]!r} is not {expected!r}; the kubelet only reads {API_VERSION} {KIND} here")
     if problems:
         raise KubeletConfigError(problems)
 
@@ -116,8 +115,8 @@ def _check_unknown_fields(config):
         if name in KUBELET_CONFIGURATION_FIELDS:
             continue
         guess = difflib.get_close_matches(str(name), sorted(KUBELET_CONFIGURATION_FIELDS), n=1, cutoff=0.6)
-        hint = '; did you mean "%s"?' % guess[0] if guess else ""
-        problems.append("%s: unknown KubeletConfiguration (%s) field; the kubelet ignores it silently and starts without it%s" % (name, API_VERSION, hint))
+        hint = f'; did you mean "{guess[0]}"?' if guess else ""
+        problems.append(f"{name}: unknown KubeletConfiguration ({API_VERSION}) field; the kubelet ignores it silently and starts without it{hint}")
     if problems:
         raise KubeletConfigError(problems)
 
@@ -128,29 +127,29 @@ def _parse_reserved_memory(config):
     if items is None:
         return []
     if not isinstance(items, list):
-        raise KubeletConfigError(["reservedMemory: must be a list of {numaNode, limits}, got %s %r" % (type(items).__name__, items)])
+        raise KubeletConfigError([f"reservedMemory: must be a list of {{numaNode, limits}}, got {type(items).__name__} {items!r}"])
     problems = []
     entries = []
     seen = set()
     for index, item in enumerate(items):
         path = "reservedMemory[%d]" % index
         if not isinstance(item, dict):
-            problems.append("%s: must be a mapping {numaNode: <id>, limits: {memory: <quantity>}}, got %r" % (path, item))
+            problems.append(f"{path}: must be a mapping {{numaNode: <id>, limits: {{memory: <quantity>}}}}, got {item!r}")
             continue
         unknown = sorted(set(item) - {"numaNode", "limits"}, key=str)
         if unknown:
-            problems.append("%s: unknown keys %s; each item has only numaNode and limits" % (path, unknown))
+            problems.append(f"{path}: unknown keys {unknown}; each item has only numaNode and limits")
         numa_node = item.get("numaNode")
         if isinstance(numa_node, bool) or not isinstance(numa_node, int) or not 0 <= numa_node <= _INT32_MAX:
-            problems.append("%s.numaNode: %r must be a NUMA node id (a non-negative integer)" % (path, numa_node))
+            problems.append(f"{path}.numaNode: {numa_node!r} must be a NUMA node id (a non-negative integer)")
             continue
         limits = item.get("limits")
         if not isinstance(limits, dict) or not limits:
-            problems.append("%s.limits: must be a non-empty mapping such as {memory: 1Gi}, got %r" % (path, limits))
+            problems.append(f"{path}.limits: must be a non-empty mapping such as {{memory: 1Gi}}, got {limits!r}")
             continue
         parsed = {}
         for resource_name, text in limits.items():
-            limit_path = "%s.limits.%s" % (path, resource_name)
+            limit_path = f"{path}.limits.{resource_name}"
             if not isinstance(resource_name, str) or not is_memory_type(resource_name):
                 problems.append(
                     '%s: invalid configuration: the limit type "%s" for NUMA node %d is not supported, only [%s %s<HugePageSize>] is accepted'
@@ -167,11 +166,11 @@ def _parse_reserved_memory(config):
                 )
             elif quantity.sign() < 0:
                 # The kubelet does not check the sign; a negative limit wraps around when it converts to uint64.
-                problems.append("%s: %s is negative; a reservation must be a positive amount of memory" % (limit_path, text))
+                problems.append(f"{limit_path}: {text} is negative; a reservation must be a positive amount of memory")
             elif quantity.as_int64() is None:
                 problems.append(
-                    "%s: %s: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
-                    "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)" % (limit_path, text)
+                    f"{limit_path}: {text}: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
+                    "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)"
                 )
             if (numa_node, resource_name) in seen:
                 problems.append(
@@ -196,23 +195,23 @@ def _check_memory_manager(config, entries, nodes, memory_capacity) -> Report:
     report = Report()
     policy = string_field(config, "memoryManagerPolicy") or MEMORY_MANAGER_NONE
     if policy == MEMORY_MANAGER_WINDOWS_ONLY:
-        raise KubeletConfigError(['memoryManagerPolicy: policy "%s" is not available for platform "linux"' % policy])
+        raise KubeletConfigError([f'memoryManagerPolicy: policy "{policy}" is not available for platform "linux"'])
     if policy not in (MEMORY_MANAGER_NONE, MEMORY_MANAGER_STATIC):
         hint = ""
         if policy.lower() in (MEMORY_MANAGER_NONE.lower(), MEMORY_MANAGER_STATIC.lower()):
-            hint = '; memory manager policy names are case-sensitive: "%s" or "%s"' % (MEMORY_MANAGER_NONE, MEMORY_MANAGER_STATIC)
-        raise KubeletConfigError(['memoryManagerPolicy: unknown policy: "%s"%s%s' % (policy, hint, lookalike_hint(policy))])
+            hint = f'; memory manager policy names are case-sensitive: "{MEMORY_MANAGER_NONE}" or "{MEMORY_MANAGER_STATIC}"'
+        raise KubeletConfigError([f'memoryManagerPolicy: unknown policy: "{policy}"{hint}{lookalike_hint(policy)}'])
     if policy != MEMORY_MANAGER_STATIC:
         if config.get("reservedMemory"):
             raise KubeletConfigError(
-                ['reservedMemory: set without memoryManagerPolicy "%s"; the kubelet ignores it under policy "%s"' % (MEMORY_MANAGER_STATIC, policy)]
+                [f'reservedMemory: set without memoryManagerPolicy "{MEMORY_MANAGER_STATIC}"; the kubelet ignores it under policy "{policy}"']
             )
         return report
     topology_policy = config.get("topologyManagerPolicy") or "none"
     if topology_policy not in NUMA_ALIGNING_TOPOLOGY_POLICIES:
         report.warnings.append(
-            'topologyManagerPolicy "%s" with memoryManagerPolicy "Static": pods are admitted even when their memory cannot be kept '
-            'on one NUMA node; use "single-numa-node" or "restricted"' % topology_policy
+            f'topologyManagerPolicy "{topology_policy}" with memoryManagerPolicy "Static": pods are admitted even when their memory cannot be kept '
+            'on one NUMA node; use "single-numa-node" or "restricted"'
         )
     if entries is None:
         return report
@@ -225,7 +224,7 @@ def _check_memory_manager(config, entries, nodes, memory_capacity) -> Report:
         for entry in entries:
             if MEMORY_TYPE in entry.limits and entry.limits[MEMORY_TYPE].as_int64() is not None:
                 shares[entry.numa_node] = shares.get(entry.numa_node, 0) + entry.limits[MEMORY_TYPE].as_int64()
-        report.errors.extend("reservedMemory: %s" % problem for problem in node_fit_problems(shares, nodes))
+        report.errors.extend(f"reservedMemory: {problem}" for problem in node_fit_problems(shares, nodes))
     reservation = report.collect(memory_reservation, config, memory_capacity)
     if reservation is not None:
         report.errors.extend(_sum_problems(entries, reservation))
@@ -328,7 +327,7 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
         report.errors.extend(exc.problems)
         return report
     if not isinstance(config, dict):
-        report.errors.append("kubelet config: must be a mapping of KubeletConfiguration fields, got %s %r" % (type(config).__name__, config))
+        report.errors.append(f"kubelet config: must be a mapping of KubeletConfiguration fields, got {type(config).__name__} {config!r}")
         return report
     config, unknown_field_warnings = _fields_of_the_version(as_defaulted_for(config, defaulted_by, kubelet_version), kubelet_version)
     report.warnings.extend(unknown_field_warnings)

@@ -159,7 +159,7 @@ def restart_windows(journals):
             elif stopping is not None and message.endswith("Started kubelet"):
                 started = when
         if stopping is None or started is None:
-            raise BenchmarkError("%s: no stop and start of kubelet.service in its journal during the rollout" % name)
+            raise BenchmarkError(f"{name}: no stop and start of kubelet.service in its journal during the rollout")
         windows.append((stopping, started))
     windows.sort()
     overlapping = [index for index in range(1, len(windows)) if windows[index][0] < windows[index - 1][1]]
@@ -196,7 +196,7 @@ class Measurement:
 
     def __post_init__(self):
         if (self.ratio_target is None) == (self.absolute_target is None):
-            raise ValueError("%s: give a ratio target or an absolute one, not both or neither" % self.name)
+            raise ValueError(f"{self.name}: give a ratio target or an absolute one, not both or neither")
 
     def figure(self, seconds):
         return "%.*f" % (self.digits, seconds)
@@ -207,7 +207,7 @@ class Measurement:
 
     @property
     def target(self):
-        return "<= %.1fx" % self.ratio_target if self.ratio_target is not None else "<= %g s" % self.absolute_target
+        return f"<= {self.ratio_target:.1f}x" if self.ratio_target is not None else f"<= {self.absolute_target:g} s"
 
     @property
     def passed(self):
@@ -314,8 +314,8 @@ def render_main(arguments):
         seconds, rendered, template = run_render(arguments.hosts, arguments.compare, work, env)
     print("render: %d hosts (%d plan.json) in %.1f s (target %d s)" % (arguments.hosts, rendered, seconds, RENDER_TARGET_SECONDS), flush=True)
     if template is not None:
-        print("one template task over the same hosts: %.1f s" % template, flush=True)
-    return 0 if rendered == arguments.hosts and float("%.1f" % seconds) <= RENDER_TARGET_SECONDS else 1
+        print(f"one template task over the same hosts: {template:.1f} s", flush=True)
+    return 0 if rendered == arguments.hosts and float(f"{seconds:.1f}") <= RENDER_TARGET_SECONDS else 1
 
 
 class Fleet:
@@ -336,7 +336,7 @@ class Fleet:
         return {name: len(self.hosts.kubelet_starts(name)) for name in self.names}
 
     def copy_out(self, name, path, dest):
-        podman_hosts.run(["podman", "cp", "%s:%s" % (name, path), dest], env=self.hosts.env)
+        podman_hosts.run(["podman", "cp", f"{name}:{path}", dest], env=self.hosts.env)
 
 
 def measure_noop(fleet, program, rounds, env):
@@ -396,7 +396,7 @@ def rollout_main(arguments):
             )
             for name in names:
                 if [start.get("result") for start in hosts.kubelet_starts(name)][-1:] != ["started"]:
-                    raise BenchmarkError("%s: the kubelet did not start after the hand-written play (its output: baseline.log, kept with --logs)" % name)
+                    raise BenchmarkError(f"{name}: the kubelet did not start after the hand-written play (its output: baseline.log, kept with --logs)")
             measurements.append(converge_measurement(converge, handwritten))
             say(program, measurements[-1].progress())
 
@@ -421,7 +421,7 @@ def rollout_main(arguments):
             journals = {}
             for name in names:
                 journals[name] = hosts.sh(name, "journalctl --unit kubelet.service --since @%d --output json --no-pager" % since_epoch).stdout
-                with open(os.path.join(work, "journal-%s.json" % name), "w", encoding="utf-8") as handle:
+                with open(os.path.join(work, f"journal-{name}.json"), "w", encoding="utf-8") as handle:
                     handle.write(journals[name])
             measurements.append(rollout_measurement(rollout, *restart_windows(journals), arguments.hosts))
             say(program, measurements[-1].progress())
@@ -446,7 +446,7 @@ def rollout_main(arguments):
 
 def positive(text):
     if not re.fullmatch(r"[1-9][0-9]*", text):
-        raise argparse.ArgumentTypeError("must be a positive number, got '%s'" % text)
+        raise argparse.ArgumentTypeError(f"must be a positive number, got '{text}'")
     return int(text)
 
 
@@ -473,7 +473,7 @@ def main(argv):
         try:
             os.makedirs(arguments.logs, exist_ok=True)
         except OSError as error:
-            sys.exit("%s: ERROR: --logs: cannot make the directory '%s': %s" % (program, arguments.logs, error))
+            sys.exit(f"{program}: ERROR: --logs: cannot make the directory '{arguments.logs}': {error}")
         arguments.logs = os.path.abspath(arguments.logs)
 
     # A TERM ends the run as Ctrl-C does: through the cleanup (the test hosts removed, --logs copied).
@@ -485,7 +485,7 @@ def main(argv):
         return render_main(arguments) if arguments.command == "render" else rollout_main(arguments)
     # tests/podman_hosts.py reports a failed podman or host command as an AssertionError with its output.
     except (BenchmarkError, AssertionError) as error:
-        print("%s: ERROR: %s" % (program, error), file=sys.stderr, flush=True)
+        print(f"{program}: ERROR: {error}", file=sys.stderr, flush=True)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -213,10 +213,36 @@ def _field_types() -> dict[str, str]:
 # Fields kubelet-check forces in its last drop-in (the oracle host is not a node): a value set here never reaches
 # the kubelet's checks there, so the oracle cannot decide it and random configurations leave these fields alone.
 ORACLE_FORCED = frozenset(
-    "containerRuntimeEndpoint imageServiceEndpoint cgroupDriver cgroupRoot failSwapOn failCgroupV1 protectKernelDefaults enableServer address "
-    "readOnlyPort healthzPort authentication authorization tlsCertFile tlsPrivateKeyFile serverTLSBootstrap rotateCertificates staticPodPath "
-    "staticPodURL podLogsDir volumePluginDir resolvConf kubeletCgroups systemCgroups kubeReservedCgroup systemReservedCgroup "
-    "shutdownGracePeriod shutdownGracePeriodCriticalPods".split()
+    [
+        "containerRuntimeEndpoint",
+        "imageServiceEndpoint",
+        "cgroupDriver",
+        "cgroupRoot",
+        "failSwapOn",
+        "failCgroupV1",
+        "protectKernelDefaults",
+        "enableServer",
+        "address",
+        "readOnlyPort",
+        "healthzPort",
+        "authentication",
+        "authorization",
+        "tlsCertFile",
+        "tlsPrivateKeyFile",
+        "serverTLSBootstrap",
+        "rotateCertificates",
+        "staticPodPath",
+        "staticPodURL",
+        "podLogsDir",
+        "volumePluginDir",
+        "resolvConf",
+        "kubeletCgroups",
+        "systemCgroups",
+        "kubeReservedCgroup",
+        "systemReservedCgroup",
+        "shutdownGracePeriod",
+        "shutdownGracePeriodCriticalPods",
+    ]
 )
 # Fields whose verdict depends on this machine or the harness rather than on the config: runOnce changes how the
 # kubelet runs (it exits after one sync), the static pod sources and the shutdown manager need a node, and the port

@@ -36,7 +36,7 @@ def specs_path(role):
 
 def begin(role):
     """The marker line after which a document has the role's table."""
-    return "<!-- variables: generated from roles/%s/meta/argument_specs.yml by scripts/lib/readme_variables.py -->" % role
+    return f"<!-- variables: generated from roles/{role}/meta/argument_specs.yml by scripts/lib/readme_variables.py -->"
 
 
 def table(path=None, entry_point="main"):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """A test fleet for numa.kubelet.rollout and numa.kubelet.verify against a REAL kube-apiserver.
@@ -199,7 +198,7 @@ def fleet(tmp_path_factory, collections_root):
     if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("kubectl"):
         pytest.skip("needs root, podman and kubectl")
     if not image_exists(TEST_HOST_IMAGE):
-        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % TEST_HOST_IMAGE)
+        pytest.skip(f"no test host image {TEST_HOST_IMAGE} (scripts/build-test-hosts --only container)")
     fleet = Fleet(str(tmp_path_factory.mktemp("fleet")), collections_root)
     try:
         fleet.start()

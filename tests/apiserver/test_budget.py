@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """numa.kubelet.rollout's unavailability budget and canary, on the three test hosts of conftest.py and a real kube-apiserver.
@@ -44,7 +43,7 @@ class NodeWatch:
         # The watch starts with an ADDED event per existing Node: the starting state.
         deadline = time.time() + 20
         while len(self.events()) < len(HOSTS):
-            assert time.time() < deadline, "the Node watch did not start: %r" % self.text[-2000:]
+            assert time.time() < deadline, f"the Node watch did not start: {self.text[-2000:]!r}"
             time.sleep(0.2)
 
     def _read(self):
@@ -93,7 +92,7 @@ class NodeWatch:
 def label_zones(fleet, zones):
     for host in HOSTS:
         if host in zones:
-            fleet.kubectl("label", "node", host, "%s=%s" % (ZONE, zones[host]), "--overwrite")
+            fleet.kubectl("label", "node", host, f"{ZONE}={zones[host]}", "--overwrite")
         else:
             fleet.kubectl("label", "node", host, ZONE + "-")
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """numa.kubelet.rollout resumed after its controller was lost at each step of a node's roll (docs/rollout.md,
@@ -86,7 +85,7 @@ def summary(output):
 
 
 def hooked_kubectl(tmp_path, hook):
-    hit = str(tmp_path / ("hook-%s" % hook))
+    hit = str(tmp_path / (f"hook-{hook}"))
     path = tmp_path / "kubectl-hooked"
     path.write_text(KUBECTL_HOOK % (sys.executable, HOOKS[hook], hit))
     path.chmod(0o755)
@@ -111,7 +110,7 @@ def assert_finished(fleet, result, hosts, resumed_step):
         assert converged(fleet, host), host
         assert not fleet.cordoned(host) and fleet.ready(host), host
         assert record(fleet, host) is None, host
-    assert "uncordoned; resumed: an interrupted roll of this plan had reached %s" % resumed_step in summary(result.stdout), summary(result.stdout)
+    assert f"uncordoned; resumed: an interrupted roll of this plan had reached {resumed_step}" in summary(result.stdout), summary(result.stdout)
 
 
 def test_lost_before_the_drain_the_rerun_finishes_every_node_and_leaves_a_hand_cordoned_node_cordoned(fleet, tmp_path):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """numa.kubelet.rollout and numa.kubelet.verify on three test hosts registered with a real kube-apiserver.
@@ -158,7 +157,7 @@ def test_render_of_the_rolled_fleet_is_byte_for_byte_what_the_role_wrote(fleet, 
     # the role did write, on kubeadm and RKE2 alike, with nothing left to restart.
     before = {host: fleet.snapshot(host) for host in HOSTS}
     out = tmp_path / "render"
-    result = fleet.playbook("numa.kubelet.render", "-e", "kubelet_numa_render_dir=%s" % out)
+    result = fleet.playbook("numa.kubelet.render", "-e", f"kubelet_numa_render_dir={out}")
     assert result.returncode == 0, result.stdout + result.stderr
     for host in HOSTS:
         rendered = {
@@ -217,7 +216,7 @@ def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_
         for host in ("rollout-n1", "rollout-n3"):
             assert host + CONFIGZ_MATCHES in flat(result.stdout), result.stdout
     finally:
-        fleet.sh("rollout-n2", "rm -f %s && systemctl daemon-reload && systemctl restart kubelet" % EXTRA_FLAG_DROPIN)
+        fleet.sh("rollout-n2", f"rm -f {EXTRA_FLAG_DROPIN} && systemctl daemon-reload && systemctl restart kubelet")
         fleet.wait_ready()
 
 
@@ -226,7 +225,7 @@ def test_verify_names_the_host_and_field_that_drifted(fleet):
     fleet.sh("rollout-n1", "sed -i 's/memory: 512Mi/memory: 600Mi/' " + dropin("rollout-n1"))
     state = checkpoint(fleet, "rollout-n3")
     state["machineState"]["0"]["memoryMap"]["memory"]["systemReserved"] = 1
-    fleet.sh("rollout-n3", "cat > /var/lib/kubelet/memory_manager_state <<'EOF'\n%s\nEOF" % json.dumps(state))
+    fleet.sh("rollout-n3", f"cat > /var/lib/kubelet/memory_manager_state <<'EOF'\n{json.dumps(state)}\nEOF")
     result = fleet.playbook("numa.kubelet.verify")
     assert result.returncode != 0
     out = result.stdout

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The collection as its users get it: built with ansible-galaxy and installed into an empty collections path, once.
@@ -55,7 +54,7 @@ def build_and_install(work):
     probe.run("ansible-galaxy", "collection", "build", REPO, "--output-path", build)
     tarballs = glob.glob(os.path.join(build, "numa-kubelet-*.tar.gz"))
     if len(tarballs) != 1:
-        raise AssertionError("expected one numa-kubelet tarball in %s, got: %s" % (build, tarballs))
+        raise AssertionError(f"expected one numa-kubelet tarball in {build}, got: {tarballs}")
     probe.run("ansible-galaxy", "collection", "install", "--offline", "-p", collections, tarballs[0])
     return Installed(work=work, tarball=tarballs[0], collections=collections, path=os.path.join(collections, "ansible_collections", "numa", "kubelet"))
 

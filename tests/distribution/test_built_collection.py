@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The built tarball, installed into an empty collections path, is the whole collection and only it.
@@ -50,23 +49,23 @@ def test_every_kind_of_plugin_is_found():
 @pytest.mark.parametrize("kind", DOC_TYPES)
 def test_ansible_doc_documents_everything_installed(built_collection, kind):
     names = sorted(json.loads(built_collection.run("ansible-doc", "-t", kind, "-l", "numa.kubelet", "--json")))
-    assert names, "ansible-doc lists no %s of numa.kubelet" % kind
+    assert names, f"ansible-doc lists no {kind} of numa.kubelet"
     docs = json.loads(built_collection.run("ansible-doc", "-t", kind, "--json", *names))
     problems = []
     for name, data in sorted(docs.items()):
         if kind == "role":
             problems += [
-                "%s: entry point %s without short_description or options" % (name, entry)
+                f"{name}: entry point {entry} without short_description or options"
                 for entry, spec in sorted(data.get("entry_points", {}).items())
                 if not (spec.get("short_description") and spec.get("options"))
             ]
             continue
         if not (data.get("doc") or {}).get("short_description"):
-            problems.append("%s %s: no DOCUMENTATION" % (kind, name))
+            problems.append(f"{kind} {name}: no DOCUMENTATION")
         if not (data.get("examples") or "").strip():
-            problems.append("%s %s: no EXAMPLES" % (kind, name))
+            problems.append(f"{kind} {name}: no EXAMPLES")
         if not data.get("return"):
-            problems.append("%s %s: no RETURN" % (kind, name))
+            problems.append(f"{kind} {name}: no RETURN")
     assert sorted(docs) == names
     assert problems == []
 

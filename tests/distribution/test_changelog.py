@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The docs and the changelog as antsibull's tools read them: docs lint, changelog lint, a trial release and, once a
@@ -47,7 +46,7 @@ def test_a_trial_release_lists_every_fragment_and_new_plugin(built_collection, t
                 continue
             for entry in entries if isinstance(entries, list) else [entries]:
                 if " ".join(entry.split()) not in _flat(changelog):
-                    missing.append("%s: %s" % (os.path.basename(fragment), entry[:60]))
+                    missing.append(f"{os.path.basename(fragment)}: {entry[:60]}")
     # A renamed plugin keeps the version_added of the release that first shipped it (docs/contributing.md, Naming): it
     # is listed there under its old name, and its new name is in the fragment that renames it.
     with open(os.path.join(REPO, "meta", "runtime.yml"), encoding="utf-8") as handle:
@@ -63,10 +62,10 @@ def test_a_trial_release_lists_every_fragment_and_new_plugin(built_collection, t
             continue
         name = name.group(1)
         if name in old_names:
-            if not re.search(r"^- %s - " % old_names[name], changelog, re.M) or "numa.kubelet.%s``" % name not in _flat(changelog):
-                missing.append("renamed plugin %s: %s listed as new in a release, and the rename in a fragment" % (name, old_names[name]))
-        elif not re.search(r"^- %s - " % name, changelog, re.M):
-            missing.append("new plugin %s (is its version_added the galaxy.yml version?)" % name)
+            if not re.search(rf"^- {old_names[name]} - ", changelog, re.M) or f"numa.kubelet.{name}``" not in _flat(changelog):
+                missing.append(f"renamed plugin {name}: {old_names[name]} listed as new in a release, and the rename in a fragment")
+        elif not re.search(rf"^- {name} - ", changelog, re.M):
+            missing.append(f"new plugin {name} (is its version_added the galaxy.yml version?)")
     assert fragments and plugins
     assert missing == []
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every relative link in README.md and docs/*.md names a file of the repository, and every #anchor a heading there."""
@@ -35,8 +34,8 @@ def test_relative_links_resolve(page):
         path, _hash, anchor = target.partition("#")
         resolved = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
         if not os.path.exists(os.path.join(REPO, resolved)):
-            problems.append("%s links to %s, which does not exist" % (page, target))
+            problems.append(f"{page} links to {target}, which does not exist")
             continue
         if anchor and resolved.endswith(".md") and anchor not in anchors(os.path.join(REPO, resolved)):
-            problems.append("%s links to %s: no heading makes the anchor #%s" % (page, target, anchor))
+            problems.append(f"{page} links to {target}: no heading makes the anchor #{anchor}")
     assert problems == [], "\n".join(problems)

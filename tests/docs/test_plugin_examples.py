@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The EXAMPLES of every filter and module run through ansible-playbook, and print what their comments say.
@@ -106,7 +105,7 @@ def test_every_documentation_parses():
 def test_every_plugin_has_examples():
     assert len(PLUGINS) >= 10
     for name, examples in PLUGINS:
-        assert examples and examples.strip(), "%s has no EXAMPLES" % name
+        assert examples and examples.strip(), f"{name} has no EXAMPLES"
 
 
 @pytest.mark.parametrize("name, examples", PLUGINS, ids=[name for name, _examples in PLUGINS])
@@ -115,7 +114,7 @@ def test_plugin_examples_run(name, examples, tmp_path, docs_collections_path):
     make_tree(root, {0: (33554432, "0-3", {2048: (0, 0)}), 1: (33554432, "4-7", {2048: (0, 0)})})
     play = [
         {
-            "name": "EXAMPLES of %s" % name,
+            "name": f"EXAMPLES of {name}",
             "hosts": "localhost",
             "gather_facts": False,
             "vars": CONTEXT,
@@ -143,7 +142,7 @@ def test_plugin_examples_run(name, examples, tmp_path, docs_collections_path):
             "local",
             "--check",
             "-e",
-            "ansible_python_interpreter=%s" % sys.executable,
+            f"ansible_python_interpreter={sys.executable}",
             str(playbook),
         ],
         env=env,
@@ -152,4 +151,4 @@ def test_plugin_examples_run(name, examples, tmp_path, docs_collections_path):
         check=False,
         timeout=300,
     )
-    assert result.returncode == 0, "%s EXAMPLES failed:\n%s\n%s" % (name, result.stdout[-6000:], result.stderr[-3000:])
+    assert result.returncode == 0, f"{name} EXAMPLES failed:\n{result.stdout[-6000:]}\n{result.stderr[-3000:]}"

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The collection run the way AWX and Automation Platform run it: in an execution environment (EE) image built with
@@ -66,7 +65,7 @@ def isolation_settings(image):
 def isolation_arguments(image):
     settings = isolation_settings(image)
     return ["--process-isolation", "--process-isolation-executable", settings["process_isolation_executable"], "--container-image", image] + [
-        "--container-option=%s" % option for option in settings["container_options"]
+        f"--container-option={option}" for option in settings["container_options"]
     ]
 
 
@@ -112,9 +111,9 @@ def ee_image(tmp_path_factory):
         env=podman_env(),
         timeout=900,
     )
-    print("ansible-builder built %s in %.0f s" % (EE_IMAGE, time.monotonic() - started))
+    print(f"ansible-builder built {EE_IMAGE} in {time.monotonic() - started:.0f} s")
     built = run(["podman", "image", "inspect", "--format", "{{.Id}}", EE_IMAGE], env=podman_env()).stdout.strip()
-    assert set(all_image_ids()) - images_before <= {built}, "the EE build left images besides %s behind" % EE_IMAGE
+    assert set(all_image_ids()) - images_before <= {built}, f"the EE build left images besides {EE_IMAGE} behind"
     if previous and previous != built:
         # The image the tag named before this build: not left behind at every run (kept while a container uses it).
         run(["podman", "rmi", previous], check=False, env=podman_env())
@@ -126,7 +125,7 @@ def ee_image(tmp_path_factory):
 def test_render_in_the_ee_is_what_the_controller_renders(ee_image, tmp_path):
     inventory = os.path.join(REPO, "playbooks", "inventory", "example.yml")
     here = tmp_path / "controller"
-    run([os.path.join(BIN, "ansible-playbook"), "-i", inventory, "numa.kubelet.render", "-e", "kubelet_numa_render_dir=%s" % here], cwd=REPO)
+    run([os.path.join(BIN, "ansible-playbook"), "-i", inventory, "numa.kubelet.render", "-e", f"kubelet_numa_render_dir={here}"], cwd=REPO)
     private = tmp_path / "job"
     (private / "inventory").mkdir(parents=True)
     shutil.copy(inventory, private / "inventory" / "example.yml")
@@ -184,7 +183,7 @@ def ssh_node(tmp_path):
             env=env,
         )
         address = run(["podman", "inspect", "--format", "{{.NetworkSettings.IPAddress}}", NODE], env=env).stdout.strip()
-        assert address, "no address for %s" % NODE
+        assert address, f"no address for {NODE}"
         yield {"address": address, "key": key.read_text()}
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """examples/lablabs-rke2.yml end to end with the REAL lablabs.rke2 role on test hosts.
@@ -71,7 +70,7 @@ class LoopbackForward:
     def __init__(self, pid, target_port):
         self.target_port = target_port
         own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
-        theirs = os.open("/proc/%s/ns/net" % pid, os.O_RDONLY)
+        theirs = os.open(f"/proc/{pid}/ns/net", os.O_RDONLY)
         try:
             _setns(theirs)  # only this thread, and only to create the listening socket there
             try:
@@ -145,9 +144,9 @@ class Cluster:
         # so that a stage fails only for what it tests, the hosts see the NUMA nodes' meminfo as it was at the start.
         mounts = []
         for meminfo in sorted(glob.glob("/sys/devices/system/node/node[0-9]*/meminfo")):
-            frozen = os.path.join(self.tmp, "%s-meminfo" % os.path.basename(os.path.dirname(meminfo)))
+            frozen = os.path.join(self.tmp, f"{os.path.basename(os.path.dirname(meminfo))}-meminfo")
             shutil.copyfile(meminfo, frozen)
-            mounts += ["--volume", "%s:%s:ro" % (frozen, meminfo)]
+            mounts += ["--volume", f"{frozen}:{meminfo}:ro"]
         pids = self.hosts.start_all({self.prefix + host: {"hostname": host, "options": mounts} for host in GROUPS})
         self.pids = {host: pids[self.prefix + host] for host in GROUPS}
         with open(self.kubeconfig, encoding="utf-8") as handle:
@@ -183,11 +182,11 @@ class Cluster:
             prepare = "install -D -m 0755 /usr/local/share/rke2-standin/kubectl /var/lib/rancher/rke2/bin/kubectl" + (
                 " && install -D -m 0600 /usr/local/share/rke2-standin/rke2.yaml /etc/rancher/rke2/rke2.yaml" if role == "server" else ""
             )
-            units["lib/systemd/system/rke2-%s.service" % role] = (
-                "# RKE2 %s STAND-IN (tests/lablabs): not RKE2. Restart= as RKE2's own unit.\n"
-                "[Unit]\nDescription=RKE2 %s STAND-IN for numa.kubelet tests (not RKE2)\nAfter=network-online.target\nConflicts=rke2-%s.service\n\n"
-                "[Service]\nType=simple\nExecStartPre=/bin/sh -c '%s'\nExecStart=/usr/local/bin/rke2 %s\nRestart=always\nRestartSec=5s\n\n"
-                "[Install]\nWantedBy=multi-user.target\n" % (role, role, other, prepare, role)
+            units[f"lib/systemd/system/rke2-{role}.service"] = (
+                f"# RKE2 {role} STAND-IN (tests/lablabs): not RKE2. Restart= as RKE2's own unit.\n"
+                f"[Unit]\nDescription=RKE2 {role} STAND-IN for numa.kubelet tests (not RKE2)\nAfter=network-online.target\nConflicts=rke2-{other}.service\n\n"
+                f"[Service]\nType=simple\nExecStartPre=/bin/sh -c '{prepare}'\nExecStart=/usr/local/bin/rke2 {role}\nRestart=always\nRestartSec=5s\n\n"
+                "[Install]\nWantedBy=multi-user.target\n"
             )
         tarball = os.path.join(self.artifacts, "rke2.linux-amd64.tar.gz")
         with tarfile.open(tarball, "w:gz") as archive:
@@ -207,7 +206,7 @@ class Cluster:
         sums = []
         for name in ("rke2.linux-amd64.tar.gz", "rke2-images.linux-amd64.tar.zst"):
             with open(os.path.join(self.artifacts, name), "rb") as handle:
-                sums.append("%s  %s\n" % (hashlib.sha256(handle.read()).hexdigest(), name))
+                sums.append(f"{hashlib.sha256(handle.read()).hexdigest()}  {name}\n")
         with open(os.path.join(self.artifacts, "sha256sum-amd64.txt"), "w", encoding="utf-8") as handle:
             handle.writelines(sums)
 
@@ -219,7 +218,7 @@ class Cluster:
         return self.hosts.kubelet_starts(self.prefix + host)
 
     def read(self, host, path):
-        result = self.sh(host, "cat %s" % path, check=False)
+        result = self.sh(host, f"cat {path}", check=False)
         return result.stdout if result.returncode == 0 else None
 
     def inventory(self, hosts_vars, name="inventory.yml"):
@@ -268,12 +267,12 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory, collections_root):
     if not os.path.isdir(os.path.join(LABLABS, "tasks")):
-        pytest.skip("lablabs.rke2 is not at %s (../shared/clients/lablabs.rke2)" % LABLABS)
+        pytest.skip(f"lablabs.rke2 is not at {LABLABS} (../shared/clients/lablabs.rke2)")
     skip_without_apiserver()
     if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("kubectl") or not shutil.which("gcc"):
         pytest.skip("needs root, podman, kubectl and gcc")
     if not image_exists(TEST_HOST_IMAGE):
-        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % TEST_HOST_IMAGE)
+        pytest.skip(f"no test host image {TEST_HOST_IMAGE} (scripts/build-test-hosts --only container)")
     cluster = Cluster(str(tmp_path_factory.mktemp("lablabs")), collections_root)
     try:
         cluster.start()

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """examples/lablabs-rke2.yml as a user runs it, with the real lablabs.rke2 role (conftest.py), stage after stage on
@@ -36,7 +35,7 @@ def running_as_planned(cluster, host, reserved_bytes):
     state = json.loads(cluster.read(host, STATE))
     assert state["policyName"] == "Static"
     assert sum(node["memoryMap"]["memory"]["systemReserved"] for node in state["machineState"].values()) == reserved_bytes
-    assert cluster.sh(host, "systemctl is-active %s" % UNITS[host]).stdout.strip() == "active"
+    assert cluster.sh(host, f"systemctl is-active {UNITS[host]}").stdout.strip() == "active"
     return start
 
 

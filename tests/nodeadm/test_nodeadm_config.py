@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """What numa.kubelet plans for EKS AL2023, checked by nodeadm's own configuration code (nodeadm-config).
@@ -64,16 +63,16 @@ def nodeadm_json(script, *args):
 
 def what_nodeadm_reads(script, directory, name, files):
     """nodeadm's parse of a class's user data: for Karpenter, the user data Karpenter v1 hands the instance."""
-    user_data = directory / ("%s.user-data.mime" % name)
-    user_data.write_text(files["%s.user-data.mime" % name], encoding="utf-8")
-    ec2nodeclass = files.get("%s.ec2nodeclass.yaml" % name)
+    user_data = directory / (f"{name}.user-data.mime")
+    user_data.write_text(files[f"{name}.user-data.mime"], encoding="utf-8")
+    ec2nodeclass = files.get(f"{name}.ec2nodeclass.yaml")
     if ec2nodeclass is None:
         return nodeadm_json(script, "parse", user_data), None
     spec = yaml.safe_load(ec2nodeclass)["spec"]
-    assert spec["userData"] == files["%s.user-data.mime" % name]
-    kubelet = directory / ("%s.kubelet.json" % name)
+    assert spec["userData"] == files[f"{name}.user-data.mime"]
+    kubelet = directory / (f"{name}.kubelet.json")
     kubelet.write_text(json.dumps(spec["kubelet"]), encoding="utf-8")
-    merged = directory / ("%s.karpenter.mime" % name)
+    merged = directory / (f"{name}.karpenter.mime")
     merged.write_bytes(base64.b64decode(nodeadm_config(script, "karpenter", user_data, kubelet)))
     return nodeadm_json(script, "parse", merged), spec
 
@@ -105,8 +104,8 @@ def check_on_the_real_kubelet(kubelet_oracle, topology, base, dropin, reserved, 
         return
     inputs = KubeletInputs(kubelet_spec(topology), yaml.safe_dump(base, sort_keys=False), [("40-nodeadm.conf", json.dumps(dropin, indent=2) + "\n")])
     verdict = require_verdict(kubelet_oracle.check(inputs), inputs)
-    explain = "%s\n%s\n%s" % (what, inputs.describe(), verdict.output)
-    assert verdict.kind == "ACCEPTED", "BUG: the real kubelet refuses what nodeadm writes: %s\n%s" % (verdict.text, explain)
+    explain = f"{what}\n{inputs.describe()}\n{verdict.output}"
+    assert verdict.kind == "ACCEPTED", f"BUG: the real kubelet refuses what nodeadm writes: {verdict.text}\n{explain}"
     count = len(topology["numa_nodes"])
     assert filled(verdict.reserved, count) == planned_bytes(reserved, count), explain
 
@@ -182,7 +181,7 @@ def test_the_example_has_both_kinds(example_rendered):
 
 def _check_class(script, directory, name, files, details, node_class):
     result, spec = what_nodeadm_reads(script, directory, name, files)
-    explain = "%s\n%s" % (name, json.dumps(result, indent=2))
+    explain = f"{name}\n{json.dumps(result, indent=2)}"
     assert result["ok"], explain
     if node_class.get("cluster_in_another_part"):
         assert result["validate"] == "Name is missing in cluster configuration", explain  # until the other part comes

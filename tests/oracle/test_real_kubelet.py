@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """What numa.kubelet.render writes, started by the REAL kubelet v1.36.2 (kubelet-check), and by the stand-in.
@@ -59,7 +58,7 @@ def spec_nodes(spec):
     """'2x16Gi' -> (2, 17179869184): the fake NUMA nodes kubelet-check builds (no hugepage parts here)."""
     match = _SPEC.match(spec)
     if not match:
-        raise ValueError("unsupported NUMA spec %r (use e.g. 2x16Gi)" % spec)
+        raise ValueError(f"unsupported NUMA spec {spec!r} (use e.g. 2x16Gi)")
     return int(match.group(1)), int(match.group(2)) * _UNITS[match.group(3)]
 
 
@@ -101,8 +100,8 @@ class KubeletInputs:
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:24]
 
     def describe(self):
-        parts = ["NUMA %s" % self.spec, "--config: %s" % ("(none)" if self.main is None else "\n" + self.main.rstrip())]
-        parts += ["drop-in %s:\n%s" % (name, text.rstrip()) for name, text in self.dropins]
+        parts = [f"NUMA {self.spec}", "--config: %s" % ("(none)" if self.main is None else "\n" + self.main.rstrip())]
+        parts += [f"drop-in {name}:\n{text.rstrip()}" for name, text in self.dropins]
         parts.append("flags: %s" % (" ".join(self.flags) or "(none)"))
         return "\n".join(parts)
 
@@ -138,7 +137,7 @@ def parse_oracle_output(output):
     for kind in ("REJECTED", "HARNESS-ERROR"):
         if last.startswith(kind + ":"):
             return Verdict(kind, last[len(kind) + 1 :].strip(), output=output)
-    return Verdict("HARNESS-ERROR", "no verdict line in kubelet-check's output: %r" % last, output=output)
+    return Verdict("HARNESS-ERROR", f"no verdict line in kubelet-check's output: {last!r}", output=output)
 
 
 class Oracle:
@@ -384,7 +383,7 @@ class Rendered:
     def plan(self, name):
         path = self.directory / name / "plan.json"
         if not path.exists():
-            pytest.fail("render.yml rendered nothing for %s (its plan failed?)\n%s" % (name, self.log), pytrace=False)
+            pytest.fail(f"render.yml rendered nothing for {name} (its plan failed?)\n{self.log}", pytrace=False)
         return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -405,7 +404,7 @@ def rendered(oracle_shared_dir, collections_root):
                 "ANSIBLE_LOCALHOST_WARNING": "false",
                 "ANSIBLE_INVENTORY_UNPARSED_WARNING": "false",
             }
-            command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), "-e", "kubelet_numa_render_dir=%s" % output, str(REPO / "playbooks" / "render.yml")]
+            command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), "-e", f"kubelet_numa_render_dir={output}", str(REPO / "playbooks" / "render.yml")]
             proc = subprocess.run(command, env=dict(os.environ, **env), cwd=str(oracle_shared_dir), capture_output=True, text=True, timeout=600, check=False)
             log_path.write_text("$ %s\nrc=%d\n%s\n%s" % (" ".join(command), proc.returncode, proc.stdout, proc.stderr), encoding="utf-8")
     return Rendered(output, log_path.read_text(encoding="utf-8"))
@@ -463,11 +462,11 @@ _DECIMAL = {None: 0, "n": -9, "u": -6, "m": -3, "k": 3, "M": 6, "G": 9, "T": 12,
 def quantity_bytes(text):
     """A plan's limit in bytes (an independent parser: integer mantissa or decimal fraction, SI or binary suffix)."""
     match = _QUANTITY.match(str(text))
-    assert match, "unexpected quantity %r in the plan" % (text,)
+    assert match, f"unexpected quantity {text!r} in the plan"
     value = Fraction(match.group(1) + ("." + match.group(2) if match.group(2) else ""))
     suffix = match.group(3)
     value *= 2 ** _BINARY[suffix] if suffix in _BINARY else Fraction(10) ** _DECIMAL[suffix]
-    assert value.denominator == 1, "%r is not a whole number of bytes" % (text,)
+    assert value.denominator == 1, f"{text!r} is not a whole number of bytes"
     return int(value)
 
 
@@ -495,7 +494,7 @@ def kubelet_int64_ok(text):
 def plan_bytes(plan):
     shares = {node: 0 for node in plan["numa_nodes"]}
     for item in plan["reserved_memory"]:
-        assert set(item["limits"]) == {"memory"}, "the plan reserves more than memory: %r" % (item,)
+        assert set(item["limits"]) == {"memory"}, f"the plan reserves more than memory: {item!r}"
         shares[item["numaNode"]] += quantity_bytes(item["limits"]["memory"])
     return shares
 
@@ -522,11 +521,11 @@ def test_real_kubelet_accepts_what_render_writes(name, rendered, oracle):
     assert plan["numa_nodes"] == list(range(count))
     inputs = inputs_from_plan(name, plan, rendered)
     verdict = require_verdict(oracle.check(inputs), inputs)
-    assert verdict.kind == "ACCEPTED", "BUG: the real kubelet REFUSES what numa.kubelet writes: %s\n%s" % (verdict.text, _explain(name, plan, inputs, verdict))
+    assert verdict.kind == "ACCEPTED", f"BUG: the real kubelet REFUSES what numa.kubelet writes: {verdict.text}\n{_explain(name, plan, inputs, verdict)}"
     assert (verdict.policy, verdict.numa) == ("Static", count), _explain(name, plan, inputs, verdict)
     assert filled(verdict.reserved, count) == plan_bytes(plan), "per-NUMA reservation differs from the plan\n" + _explain(name, plan, inputs, verdict)
     not_int64 = [item["limits"]["memory"] for item in plan["reserved_memory"] if not kubelet_int64_ok(item["limits"]["memory"])]
-    assert not not_int64, "limits the kubelet cannot convert to int64 on a node: %s\n%s" % (not_int64, _explain(name, plan, inputs, verdict))
+    assert not not_int64, f"limits the kubelet cannot convert to int64 on a node: {not_int64}\n{_explain(name, plan, inputs, verdict)}"
 
 
 def test_rke2_dropin_layout_depends_on_having_no_config_file(rendered, oracle):
@@ -603,8 +602,8 @@ def eks_inputs(case):
     if details["ami_family"] == "AL2":
         words = details["kubelet_extra_args"].replace("%%", "%").split()
         return KubeletInputs(spec, _yaml(details["base_config"]), [], words), details
-    part = nodeconfig_parts(rendered["files"]["%s.user-data.mime" % case])[0]["spec"]["kubelet"]["config"]
-    ec2nodeclass = rendered["files"].get("%s.ec2nodeclass.yaml" % case)
+    part = nodeconfig_parts(rendered["files"][f"{case}.user-data.mime"])[0]["spec"]["kubelet"]["config"]
+    ec2nodeclass = rendered["files"].get(f"{case}.ec2nodeclass.yaml")
     dropin = merge_patch(part, yaml.safe_load(ec2nodeclass)["spec"]["kubelet"] if ec2nodeclass else {})
     return KubeletInputs(spec, _yaml(details["kubelet_inputs"]["config"]["content"]), [("40-nodeadm.conf", _yaml(dict(API, **dropin)))]), details
 
@@ -650,8 +649,8 @@ def bottlerocket_inputs(case):
     node_class = dict(copy.deepcopy(node_class), name=case, ami_family="Bottlerocket", topology=_eks_topology(spec, 2))
     rendered = render_node_classes([node_class])
     details = rendered["classes"][case]
-    user_data = rendered["files"]["%s.user-data.toml" % case]
-    ec2nodeclass = rendered["files"].get("%s.ec2nodeclass.yaml" % case)
+    user_data = rendered["files"][f"{case}.user-data.toml"]
+    ec2nodeclass = rendered["files"].get(f"{case}.ec2nodeclass.yaml")
     if ec2nodeclass:
         kubernetes = karpenter_rewrite(yaml.safe_load(ec2nodeclass)["spec"]["userData"], yaml.safe_load(ec2nodeclass)["spec"]["kubelet"], details["max_pods"])
     else:  # pluto sets max-pods at boot; the totals do not depend on it (kube-reserved memory is written)
@@ -773,14 +772,14 @@ def test_engine_refuses_only_what_the_real_kubelet_refuses(case, oracle):
     config, phrase = REFUSALS[case]
     count, _size = spec_nodes(REFUSAL_SPEC)
     errors = check_kubelet_config(config, list(range(count))).errors
-    assert errors, "the engine accepts %s" % case
+    assert errors, f"the engine accepts {case}"
     inputs = refusal_inputs(case)
     verdict = require_verdict(oracle.check(inputs), inputs)
-    assert verdict.kind == "REJECTED", "the engine refuses %s (%s) but the real kubelet starts with it\n%s" % (case, errors, verdict.output)
+    assert verdict.kind == "REJECTED", f"the engine refuses {case} ({errors}) but the real kubelet starts with it\n{verdict.output}"
     assert phrase in verdict.text, verdict.output
     ours = "\n".join(errors)
-    assert phrase in ours, "the kubelet's phrase %r is not in the engine's errors %s" % (phrase, errors)
-    assert kubelet_message(verdict.text) in ours, "the kubelet's message %r is not in the engine's errors %s" % (kubelet_message(verdict.text), errors)
+    assert phrase in ours, f"the kubelet's phrase {phrase!r} is not in the engine's errors {errors}"
+    assert kubelet_message(verdict.text) in ours, f"the kubelet's message {kubelet_message(verdict.text)!r} is not in the engine's errors {errors}"
 
 
 # Fields of the wrong type or range: the kubelet cannot decode (or validate) them; the engine names the field and
@@ -897,7 +896,7 @@ def test_lablabs_hand_over_is_what_the_real_kubelet_accepts(oracle, version, for
     else:
         assert plan["rke2"]["lablabs"]["rke2_kubelet_arg"][:2] == lablabs["rke2_kubelet_arg"]
     verdict = require_verdict(oracle.check(inputs), inputs)
-    assert verdict.started, "%s\n%s" % (verdict.text, inputs.describe())
+    assert verdict.started, f"{verdict.text}\n{inputs.describe()}"
     assert (
         verdict.reserved
         == {0: per_node, 1: per_node}

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every shipped playbook and example works for a normal login: a play that runs anything on the nodes sets become.
@@ -38,7 +37,7 @@ def modules(tasks):
                 yield from modules(task.get(key))
             continue
         actions = [key for key in task if "." in key]
-        assert len(actions) == 1, "a task without one FQCN action: %r" % task
+        assert len(actions) == 1, f"a task without one FQCN action: {task!r}"
         yield actions[0]
 
 

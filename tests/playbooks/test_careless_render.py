@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """numa.kubelet.render over careless and hostile inventories, through ansible-playbook: every bad host fails alone with
@@ -67,9 +66,9 @@ def render(collections_root, tmp_path, hosts, render_dir, cwd=None):
 
 def failure(output, host):
     """The problems the play printed for host (its fatal line)."""
-    prefix = "\nfatal: [%s]: FAILED! => " % host  # a host name may hold a newline: the line is found by its prefix
+    prefix = f"\nfatal: [{host}]: FAILED! => "  # a host name may hold a newline: the line is found by its prefix
     start = output.find(prefix)
-    assert start >= 0, "no failure for %r in:\n%s" % (host, output)
+    assert start >= 0, f"no failure for {host!r} in:\n{output}"
     return json.loads(output[start + len(prefix) :].split("\n", 1)[0])["msg"]
 
 

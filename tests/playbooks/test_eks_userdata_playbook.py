@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """playbooks/eks_userdata.yml through ansible-playbook: byte-stable files, nothing changed on a re-run, nothing written on bad input."""
@@ -21,7 +20,7 @@ EXAMPLE = os.path.join(REPO, "playbooks", "vars", "eks_node_classes.yml")
 
 def eks_userdata(collections_root, tmp_path, output, *extra, check=True):
     return run(
-        [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-e", "@%s" % EXAMPLE, "-e", "kubelet_numa_eks_output_dir=%s" % output, *extra, PLAYBOOK],
+        [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-e", f"@{EXAMPLE}", "-e", f"kubelet_numa_eks_output_dir={output}", *extra, PLAYBOOK],
         collections_root,
         tmp_path,
         check,
@@ -31,8 +30,8 @@ def eks_userdata(collections_root, tmp_path, output, *extra, check=True):
 def example_node_classes(collections_root, tmp_path):
     """The example's kubelet_numa_eks_node_classes as Ansible templates them (their cpus are Jinja ranges)."""
     out = tmp_path / "classes.json"
-    content = "content={{ kubelet_numa_eks_node_classes | to_json }} dest=%s" % out
-    python = "ansible_python_interpreter=%s" % sys.executable
+    content = f"content={{{{ kubelet_numa_eks_node_classes | to_json }}}} dest={out}"
+    python = f"ansible_python_interpreter={sys.executable}"
     run(
         [
             os.path.join(BIN, "ansible"),
@@ -44,7 +43,7 @@ def example_node_classes(collections_root, tmp_path):
             "-e",
             python,
             "-e",
-            "@%s" % EXAMPLE,
+            f"@{EXAMPLE}",
             "-m",
             "ansible.builtin.copy",
             "-a",
@@ -148,7 +147,7 @@ def test_bad_class_writes_nothing_and_names_every_problem(collections_root, tmp_
             }
         )
     )
-    result = eks_userdata(collections_root, tmp_path, output, "-e", "@%s" % bad, check=False)
+    result = eks_userdata(collections_root, tmp_path, output, "-e", f"@{bad}", check=False)
     assert result.returncode == 2, result.stdout
     assert "node_classes[0] (a): unknown EC2 instance type 'm9.huge'" in result.stdout
     assert "node_classes[1] (b): max_pods must be a positive integer (the node's maxPods), got 0" in result.stdout

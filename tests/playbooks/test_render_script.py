@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """./scripts/render, the README's first command, as a user runs it: with an empty HOME and no test virtualenv.
@@ -46,7 +45,7 @@ def rendered(tmp_path_factory):
     env.update(HOME=str(home), NUMA_KUBELET_VENV=str(test_venv), PATH="/usr/local/bin:/usr/bin:/bin")
     # Quoted as ansible-playbook's key=value syntax wants a value with a space: the script must read it the same way.
     result = subprocess.run(
-        [SCRIPT, "-e", "kubelet_numa_render_dir='%s'" % output], cwd=str(tmp), env=env, capture_output=True, text=True, check=False, timeout=900
+        [SCRIPT, "-e", f"kubelet_numa_render_dir='{output}'"], cwd=str(tmp), env=env, capture_output=True, text=True, check=False, timeout=900
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert not test_venv.exists()

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kubelet_numa role through ansible-playbook on the controller, in check mode (nothing on this machine changes):
@@ -114,7 +113,7 @@ def run_check(collections_path, tmp_path, playbook):
             "-c",
             "local",
             "-e",
-            "ansible_python_interpreter=%s" % sys.executable,
+            f"ansible_python_interpreter={sys.executable}",
             "--check",
             "--diff",
             str(playbook),
@@ -309,8 +308,8 @@ def test_an_old_platform_entry_point_warns_and_runs_main_with_its_platform(colle
     result = run_check(collections_root, tmp_path, path)
     assert result.returncode == 0, result.stdout + result.stderr
     output = " ".join((result.stdout + result.stderr).split())
-    assert "[DEPRECATION WARNING]: The entry point tasks_from: %s of the role numa.kubelet.kubelet_numa is deprecated" % entry_point in output, output
-    assert "with kubelet_numa_platform: %s." % entry_point in output, output
+    assert f"[DEPRECATION WARNING]: The entry point tasks_from: {entry_point} of the role numa.kubelet.kubelet_numa is deprecated" in output, output
+    assert f"with kubelet_numa_platform: {entry_point}." in output, output
 
 
 def test_tasks_from_kubeadm_plans_as_main_with_the_platform(collections_root, tmp_path):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """numa.kubelet.rollout checks its variables against the kubelet_numa_rollout role's argument_specs first.
@@ -47,7 +46,7 @@ def test_a_value_that_is_not_an_int_is_refused_before_the_first_task(collections
     result = rollout(collections_root, tmp_path, "-e", "kubelet_numa_rollout_node_local=true", "-e", "kubelet_numa_rollout_drain_timeout=5m")
     assert result.returncode == 2, result.stdout + result.stderr
     for host in ("node-a", "node-b"):
-        assert ("fatal: [%s]: FAILED! =>" % host) in result.stdout, result.stdout
+        assert (f"fatal: [{host}]: FAILED! =>") in result.stdout, result.stdout
     assert (
         "argument 'kubelet_numa_rollout_drain_timeout' is of type str and we were unable to convert to int: \"'5m'\" cannot be converted to an int"
     ) in result.stdout + result.stderr, result.stdout

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The module, the filters and the main playbook run through ansible-playbook (the built tarball: scripts/check-distribution)."""
@@ -39,7 +38,7 @@ def run(command, collections_path, tmp_path, check=True):
 
 def playbook(path, collections_path, tmp_path, *extra, check=True):
     return run(
-        [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable, *extra, path],
+        [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local", "-e", f"ansible_python_interpreter={sys.executable}", *extra, path],
         collections_path,
         tmp_path,
         check,
@@ -55,7 +54,7 @@ def two_node_root(tmp_path):
 
 def check_two_node_plan(collections_path, tmp_path, root, *extra):
     plan_file = tmp_path / "plan.json"
-    playbook(os.path.join(HERE, "two_numa_nodes.yml"), collections_path, tmp_path, "-e", "fake_root=%s" % root, "-e", "plan_file=%s" % plan_file, *extra)
+    playbook(os.path.join(HERE, "two_numa_nodes.yml"), collections_path, tmp_path, "-e", f"fake_root={root}", "-e", f"plan_file={plan_file}", *extra)
     if "--check" in extra:
         assert not plan_file.exists(), "check mode wrote a file"
         return
@@ -79,13 +78,13 @@ def test_module_fails_clearly_without_a_numa_tree(collections_root, tmp_path):
         collections_root,
         tmp_path,
         "-e",
-        "fake_root=%s" % tmp_path,
+        f"fake_root={tmp_path}",
         "-e",
         "plan_file=%s" % (tmp_path / "plan.json"),
         check=False,
     )
     assert result.returncode == 2
-    assert "numa_facts: no NUMA topology at %s/sys/devices/system/node" % tmp_path in result.stdout
+    assert f"numa_facts: no NUMA topology at {tmp_path}/sys/devices/system/node" in result.stdout
     assert not (tmp_path / "plan.json").exists()
 
 
@@ -103,7 +102,7 @@ def render(collections_path, tmp_path, inventory, *extra, check=True):
             "-i",
             str(inventory),
             "-e",
-            "kubelet_numa_render_dir=%s" % output,
+            f"kubelet_numa_render_dir={output}",
             *extra,
             os.path.join(REPO, "playbooks", "render.yml"),
         ],

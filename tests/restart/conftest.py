@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Test hosts for the restart: one podman test host per test, laid out by the STAND-IN helper numa-standin-provision.
@@ -69,14 +68,14 @@ class Node:
 
     def read(self, path):
         """The file's text, or None when it does not exist."""
-        found = self.sh("cat %s" % path, check=False)
+        found = self.sh(f"cat {path}", check=False)
         return found.stdout if found.returncode == 0 else None
 
     def write(self, path, text):
-        run(["nsenter", "--target", self.pid, "--mount", "--", "/bin/sh", "-c", "cat > %s" % path], input=text)
+        run(["nsenter", "--target", self.pid, "--mount", "--", "/bin/sh", "-c", f"cat > {path}"], input=text)
 
     def active(self):
-        return self.sh("systemctl is-active %s" % self.unit, check=False).stdout.strip()
+        return self.sh(f"systemctl is-active {self.unit}", check=False).stdout.strip()
 
     def starts(self):
         return self.hosts.kubelet_starts(self.name)
@@ -106,7 +105,7 @@ class Node:
             "kubelet_numa_health_timeout": 20,
         }
         host.update(variables)
-        path = os.path.join(self.tmp, "inventory-%s.yml" % self.name)
+        path = os.path.join(self.tmp, f"inventory-{self.name}.yml")
         inventory = {"all": {"hosts": {self.name: host}}}
         if groups:
             inventory["all"]["children"] = {group: {"hosts": {self.name: {}}} for group in groups}
@@ -122,7 +121,7 @@ class Node:
 
     def play(self, tasks, *extra, groups=(), **variables):
         """Run one play of `tasks` on this host; the CompletedProcess."""
-        path = os.path.join(self.tmp, "play-%s.yml" % self.name)
+        path = os.path.join(self.tmp, f"play-{self.name}.yml")
         with open(path, "w", encoding="utf-8") as out:
             yaml.safe_dump([{"name": "Test play", "hosts": "all", "gather_facts": False, "tasks": tasks}], out, sort_keys=False)
         return run(self.playbook_argv(path, *extra, groups=groups, **variables), check=False, cwd=REPO, env=self.playbook_env())
@@ -136,7 +135,7 @@ def node_factory(tmp_path, collections_root):
     if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("nsenter"):
         pytest.skip("needs root, podman and nsenter")
     if not image_exists(TEST_HOST_IMAGE):
-        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % TEST_HOST_IMAGE)
+        pytest.skip(f"no test host image {TEST_HOST_IMAGE} (scripts/build-test-hosts --only container)")
     nodes = []
 
     def make(layout):

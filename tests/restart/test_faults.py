@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The restart as a handler and one transaction on the node, under faults. Each case ends with the kubelet running
@@ -49,7 +48,7 @@ def slow_stop(node, seconds=5):
 
 def start_role(node, **variables):
     """The role in the background, in a process group of its own (the controller, as a signal can kill it whole)."""
-    log = open(os.path.join(node.tmp, "background-%s.log" % node.name), "w")
+    log = open(os.path.join(node.tmp, f"background-{node.name}.log"), "w")
     argv = node.playbook_argv(write_role_play(node), **variables)
     return subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=node.playbook_env(), start_new_session=True)
 
@@ -57,7 +56,7 @@ def start_role(node, **variables):
 def write_role_play(node):
     import yaml
 
-    path = os.path.join(node.tmp, "role-%s.yml" % node.name)
+    path = os.path.join(node.tmp, f"role-{node.name}.yml")
     with open(path, "w", encoding="utf-8") as out:
         yaml.safe_dump(
             [
@@ -215,16 +214,16 @@ def test_rollout_summary_for_a_host_lost_mid_restart(node_factory):
     assert_ok(node.role())
     slow_stop(node)
     # The connection reads the node's PID from a file at each task: one that cannot exist makes the node unreachable.
-    pid_file = os.path.join(node.tmp, "pid-%s" % node.name)
+    pid_file = os.path.join(node.tmp, f"pid-{node.name}")
     with open(pid_file, "w", encoding="utf-8") as out:
         out.write(node.pid)
     before = node.starts()
-    log = open(os.path.join(node.tmp, "rollout-%s.log" % node.name), "w+")
+    log = open(os.path.join(node.tmp, f"rollout-{node.name}.log"), "w+")
     argv = node.playbook_argv(
         os.path.join(REPO, "playbooks", "rollout.yml"),
         kubelet_numa_config=CHANGED,
         kubelet_numa_rollout_node_local=True,
-        ansible_nsenter_pid="{{ lookup('ansible.builtin.file', '%s') | int }}" % pid_file,
+        ansible_nsenter_pid=f"{{{{ lookup('ansible.builtin.file', '{pid_file}') | int }}}}",
     )
     controller = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=node.playbook_env(), cwd=REPO)
     wait_for(lambda: stopping(node), 180, "the kubelet stopping")
@@ -236,8 +235,8 @@ def test_rollout_summary_for_a_host_lost_mid_restart(node_factory):
     assert controller.wait(300) != 0
     log.seek(0)
     out = " ".join(log.read().split())
-    assert "%s kubeadm" % node.name in out and "FAILED at apply" in out, out[-3000:]
-    assert "numa.kubelet.rollout halted at %s (apply)" % node.name in out
+    assert f"{node.name} kubeadm" in out and "FAILED at apply" in out, out[-3000:]
+    assert f"numa.kubelet.rollout halted at {node.name} (apply)" in out
     # On the node, the transaction went on by itself.
     wait_for_new_start(node, len(before))
     assert_converged(node, kubelet_numa_config=CHANGED)

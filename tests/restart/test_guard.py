@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The checkpoint guard: any start of the kubelet's unit, by whoever, removes the memory/CPU manager checkpoints when
@@ -31,7 +30,7 @@ def test_a_plain_restart_keeps_the_checkpoints_and_changed_inputs_reset_them(nod
     assert_ok(node.role())
     inputs, started = node.read(INPUTS % node.unit), node.read(STARTED % node.unit)
     assert len(digest(inputs)) == 1 and started == inputs
-    assert DROPIN % node.unit in node.sh("systemctl show --property DropInPaths %s" % node.unit).stdout
+    assert DROPIN % node.unit in node.sh(f"systemctl show --property DropInPaths {node.unit}").stdout
     assert node.checkpoint()["policyName"] == "Static"
 
     # Unchanged inputs: a plain restart keeps the checkpoint, stale or not (the guard is no reset on every start).

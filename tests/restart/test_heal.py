@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The node heals itself: after a change the collection made and that settled, a kubelet that keeps failing later
@@ -30,17 +29,17 @@ HEAL = {"kubelet_numa_heal_failures": FAILURES, "kubelet_numa_heal_minutes": MIN
 REAL_UNIT = "/etc/systemd/system/kubelet.service.d/95-test-restart-always.conf"
 RULE = (
     "[Service]\\nRestart=always\\nRestartSec=1\\n"
-    "ExecStartPre=/bin/sh -c 'if [ -e %s ] && ! cmp -s %s %s; then echo 6 > /etc/kubelet-standin/exit-after-start; fi'\\n"
-) % (LATE_EXIT, DROPIN, GOOD_COPY)
+    f"ExecStartPre=/bin/sh -c 'if [ -e {LATE_EXIT} ] && ! cmp -s {DROPIN} {GOOD_COPY}; then echo 6 > /etc/kubelet-standin/exit-after-start; fi'\\n"
+)
 
 
 def healthy_node(node_factory):
     """A kubeadm test host converged on INTENT, whose unit restarts the kubelet forever and fails late on any other
     drop-in once LATE_EXIT exists."""
     node = node_factory("kubeadm")
-    node.sh('mkdir -p /etc/systemd/system/kubelet.service.d && printf "%s" > %s && systemctl daemon-reload' % (RULE, REAL_UNIT))
+    node.sh(f'mkdir -p /etc/systemd/system/kubelet.service.d && printf "{RULE}" > {REAL_UNIT} && systemctl daemon-reload')
     assert_ok(node.role(**HEAL))
-    node.sh("cp %s %s" % (DROPIN, GOOD_COPY))
+    node.sh(f"cp {DROPIN} {GOOD_COPY}")
     return node
 
 
@@ -72,7 +71,7 @@ def assert_the_next_run_reports_it(node):
     assert_ok(again)
     assert len(node.starts()) == starts
     out = " ".join((again.stdout + again.stderr).split())
-    assert "the node restored %s" % DROPIN in out and "Failed to start ContainerManager" in out, out[-3000:]
+    assert f"the node restored {DROPIN}" in out and "Failed to start ContainerManager" in out, out[-3000:]
 
 
 def assert_verify_and_the_rollout_report_it(node):
@@ -84,13 +83,13 @@ def assert_verify_and_the_rollout_report_it(node):
         done = run(argv, check=False, cwd=REPO, env=node.playbook_env())
         assert_ok(done)
         out = " ".join((done.stdout + done.stderr).split())
-        assert "the node restored %s" % DROPIN in out, (playbook, out[-3000:])
+        assert f"the node restored {DROPIN}" in out, (playbook, out[-3000:])
     assert len(node.starts()) == starts
 
 
 def test_a_change_that_fails_after_the_settle_is_undone_by_the_node(node_factory):
     node = healthy_node(node_factory)
-    node.sh("touch %s" % LATE_EXIT)
+    node.sh(f"touch {LATE_EXIT}")
     began = time.time()
     # The change passes the transaction (the kubelet exits 6 s after its start, the settle is 2 s) ...
     assert_ok(node.role(**dict(HEAL, kubelet_numa_config=CHANGED)))
@@ -115,7 +114,7 @@ def test_a_restart_by_anyone_after_the_role_finished_is_healed_too(node_factory)
     assert_ok(node.role(**dict(HEAL, kubelet_numa_config=CHANGED)))
     assert node.active() == "active" and node.read(DROPIN) != node.read(GOOD_COPY)
     # The role has moved on; the changed config now fails late, from a restart nobody of the collection asked for.
-    node.sh("touch %s" % LATE_EXIT)
+    node.sh(f"touch {LATE_EXIT}")
     began = time.time()
     node.sh("systemctl restart kubelet.service")
     record = wait_for_the_heal(node, began)
@@ -128,7 +127,7 @@ def test_a_file_another_tool_changed_is_never_rolled_back(node_factory):
     assert_ok(node.role(**dict(HEAL, kubelet_numa_config=CHANGED)))
     theirs = node.read(DROPIN) + "# written by another tool\n"
     node.write(DROPIN, theirs)
-    node.sh("touch %s" % LATE_EXIT)
+    node.sh(f"touch {LATE_EXIT}")
     began = time.time()
     node.sh("systemctl restart kubelet.service")
     record = wait_for_the_heal(node, began)

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The settle in the background: the transaction reports the kubelet up (settled false) and goes on watching it on
@@ -70,7 +69,7 @@ def test_the_rollout_reads_the_verdict_and_halts_at_a_kubelet_that_exits_while_i
     failed = rollout(INTENT, kubelet_numa_settle_seconds=25)
     assert failed.returncode != 0
     out = " ".join(failed.stdout.split())
-    assert "FAILED at apply" in out and "numa.kubelet.rollout halted at %s (apply)" % node.name in out, out[-3000:]
+    assert "FAILED at apply" in out and f"numa.kubelet.rollout halted at {node.name} (apply)" in out, out[-3000:]
     assert "answered, then exited" in out and "the previous files are back and the kubelet runs with them" in out
     # The node rolled back by itself: the kubelet runs the config it ran before, with the files of that config.
     assert node.starts()[-1]["reserved_memory_bytes"] == before[-1]["reserved_memory_bytes"] and node.active() == "active"

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The stand-ins are an independent implementation: they must not import the collection, and must say what they are."""
@@ -48,7 +47,7 @@ def test_standin_imports_only_the_standard_library_and_yaml(script):
             imported.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0:  # a relative import stays within the package
             imported.add((node.module or "").split(".")[0])
-    assert imported <= ALLOWED | OWN_PACKAGES, "%s imports %s" % (script.name, sorted(imported - ALLOWED - OWN_PACKAGES))
+    assert imported <= ALLOWED | OWN_PACKAGES, f"{script.name} imports {sorted(imported - ALLOWED - OWN_PACKAGES)}"
     # In the header comment, or (a module of the package) in its docstring's first line.
     header, docstring = script.read_text(encoding="utf-8").split('"""')[:2]
     assert "STAND-IN" in header or "STAND-IN" in docstring.splitlines()[0]

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kubelet stand-in must refuse what the kubelet refuses and accept what it accepts (docs/kubelet-facts.md)."""
@@ -306,5 +305,5 @@ def test_quantity_canonical_form_in_messages(host, text, canonical):
     )
     result = host.kubelet("--config=/var/lib/kubelet/config.yaml")
     assert result.start["error"] == (
-        'the total amount "3Gi" of type "memory" is not equal to the value %s determined by Node Allocatable feature' % json.dumps(canonical)
+        f'the total amount "3Gi" of type "memory" is not equal to the value {json.dumps(canonical)} determined by Node Allocatable feature'
     )

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """RKE2 managed by lablabs.rke2: kubelet_numa_rke2_options copied into config.yaml give RKE2 the right kubelet-arg.
@@ -52,7 +51,7 @@ def test_options_lines_give_rke2_our_kubelet_args_and_the_kubelet_accepts(make_h
     # The lines lablabs.rke2 writes: its own keys, then each option string verbatim.
     config = "token: secret\nnode-name: gpu-01\n" + "".join(line + "\n" for line in ["write-kubeconfig-mode: '0600'"] + plan["rke2"]["options"])
     host.write("/etc/rancher/rke2/config.yaml", config)
-    host.write("/etc/default/rke2-server", "RKE2_STANDIN_VERSION=%s\n" % version)
+    host.write("/etc/default/rke2-server", f"RKE2_STANDIN_VERSION={version}\n")
     assert yaml.safe_load(config)["kubelet-arg"] == plan["rke2"]["kubelet_args"]
     result = host.run(RKE2, ["server"], {"RKE2_STANDIN_VERSION": version})
     assert result.start is not None and result.start["result"] == "started", result.stderr
@@ -71,7 +70,7 @@ def render_lablabs_config(host_vars, server, template="config.yaml.j2"):
     jinja2 = pytest.importorskip("jinja2")
     template_path = os.path.join(LABLABS, "templates", template)
     if not os.path.exists(template_path):
-        pytest.skip("lablabs.rke2 is not at %s (../shared/clients/lablabs.rke2)" % LABLABS)
+        pytest.skip(f"lablabs.rke2 is not at {LABLABS} (../shared/clients/lablabs.rke2)")
     with open(os.path.join(LABLABS, "defaults", "main.yml"), encoding="utf-8") as handle:
         defaults = yaml.safe_load(handle)
     from ansible.plugins.filter.core import FilterModule  # the filters the template uses (bool), as Ansible has them

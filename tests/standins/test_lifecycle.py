@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """What the collection's restart chain relies on: the kubelet stand-in's /healthz and its journal line on a refused
@@ -116,7 +115,7 @@ def last_klog(stderr):
     """The last stderr line, parsed as a klog error line."""
     line = stderr.rstrip("\n").splitlines()[-1]
     match = KLOG_RE.match(line)
-    assert match, "not a klog error line: %r" % line
+    assert match, f"not a klog error line: {line!r}"
     return match.group("msg"), go_unquote(match.group("err"))
 
 
@@ -257,8 +256,8 @@ def test_configz_serves_the_effective_config_over_https_with_a_self_signed_certi
     subject = subprocess.run(
         ["openssl", "x509", "-in", str(cert), "-noout", "-subject", "-ext", "subjectAltName"], capture_output=True, text=True, check=True
     ).stdout
-    assert re.search(r"CN ?= ?%s@\d+" % re.escape(socket.gethostname()), subject), subject
-    assert "DNS:%s" % socket.gethostname() in subject
+    assert re.search(rf"CN ?= ?{re.escape(socket.gethostname())}@\d+", subject), subject
+    assert f"DNS:{socket.gethostname()}" in subject
     status, content_type, answer = get_configz(port, cert)
     assert (status, content_type, list(answer)) == (200, "application/json", ["kubeletconfig"])
     config = answer["kubeletconfig"]

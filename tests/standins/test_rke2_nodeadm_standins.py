@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The RKE2 and nodeadm stand-ins turn their platform's config into kubelet flags and drop-ins like the real ones."""
@@ -104,7 +103,7 @@ def rke2_numa_config(host, reserved):
                 "memory-manager-policy=Static",
                 "kube-reserved=memory=512Mi",
                 "system-reserved=memory=412Mi",
-                "reserved-memory=0:memory=%s" % reserved,
+                f"reserved-memory=0:memory={reserved}",
             ]
         },
     )

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The collection as a user runs it: installed from the built tarball into an empty HOME, on a kubeadm test host
@@ -127,7 +126,7 @@ def node(tmp_path_factory):
     if os.geteuid() != 0 or not shutil.which("podman"):
         pytest.skip("needs root and podman")
     if not image_exists(TEST_HOST_IMAGE):
-        pytest.skip("no test host image %s (scripts/build-test-hosts --only container)" % TEST_HOST_IMAGE)
+        pytest.skip(f"no test host image {TEST_HOST_IMAGE} (scripts/build-test-hosts --only container)")
     test_node = Node(str(tmp_path_factory.mktemp("login")))
     try:
         test_node.start()
@@ -180,8 +179,8 @@ def test_render_only_inputs_are_refused_on_a_real_run(node, render_input):
     result = node.playbook("numa.kubelet.rollout", "-e", "kubelet_numa_rollout_node_local=true", **render_input)
     assert result.returncode == 2, result.stdout + result.stderr
     assert (
-        "%s: %s is for numa.kubelet.render and check mode only: a run that changes the node reads its own NUMA topology "
-        "and kubelet files. Remove %s from this host's variables (or run numa.kubelet.render, or --check)" % (HOST, name, name)
+        f"{HOST}: {name} is for numa.kubelet.render and check mode only: a run that changes the node reads its own NUMA topology "
+        f"and kubelet files. Remove {name} from this host's variables (or run numa.kubelet.render, or --check)"
     ) in flat(result.stdout), result.stdout
     assert "numa.kubelet.rollout refused; nothing was drained or changed:" in flat(result.stdout)
     assert node.snapshot() == before

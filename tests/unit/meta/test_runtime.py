@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """meta/runtime.yml's routing, through ansible-playbook of the ansible-core under test (scripts/test-matrix runs this
@@ -176,7 +175,7 @@ def routed(collections_root, tmp_path_factory):
     )
     # The example inventory gives the modules' render its hosts; the play itself runs on localhost only.
     command = [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-i", EXAMPLE_INVENTORY, "-c", "local"]
-    command += ["-e", "ansible_python_interpreter=%s" % sys.executable]
+    command += ["-e", f"ansible_python_interpreter={sys.executable}"]
     done = subprocess.run([*command, str(_playbook(tmp_path))], cwd=str(tmp_path), env=env, capture_output=True, text=True, check=False)
     output = re.sub(r"\s+", " ", done.stdout + done.stderr)
     assert done.returncode == 0, output[-2000:]
@@ -193,7 +192,7 @@ def test_every_entry_redirects_a_filter_to_its_new_name_until_the_next_release()
         assert new.startswith("numa.kubelet.") and new.split(".", 2)[2] in defined, (old, new)
         assert routing["deprecation"]["removal_version"] == "0.%d.0" % (minor + 1), old
         text = routing["deprecation"]["warning_text"]
-        assert "numa.kubelet.%s " % old in text and new in text, (old, text)
+        assert f"numa.kubelet.{old} " in text and new in text, (old, text)
 
 
 @pytest.mark.parametrize("old", sorted(CALLS))
@@ -201,7 +200,7 @@ def test_an_old_name_gives_the_new_names_result(routed, old):
     results = routed[0]
     new = FILTER_ROUTING[old]["redirect"]
     assert results[old] == results[new]
-    assert results[new], "the call of %s is meant to give something to compare" % new
+    assert results[new], f"the call of {new} is meant to give something to compare"
 
 
 @pytest.mark.parametrize("old", sorted(CALLS))
@@ -210,7 +209,7 @@ def test_an_old_name_warns_with_its_deprecation(routed, old):
     deprecation = FILTER_ROUTING[old]["deprecation"]
     text = re.sub(r"\s+", " ", deprecation["warning_text"])
     assert "[DEPRECATION WARNING]" in output
-    assert text in output, "no deprecation warning %r in: %s" % (text, output[-2000:])
+    assert text in output, f"no deprecation warning {text!r} in: {output[-2000:]}"
     # Each core words the rest its own way; all of them name the collection and the version.
     assert re.search(r"removed from (collection '?)?numa\.kubelet'? (in )?version 0\.3\.0", output), output[-2000:]
 
@@ -224,12 +223,12 @@ def test_every_module_entry_redirects_the_module_and_its_action_until_the_next_r
         assert new_name in _python_files("modules") and old not in _python_files("modules"), (old, new)
         assert routing["deprecation"]["removal_version"] == "0.%d.0" % (minor + 1), old
         text = routing["deprecation"]["warning_text"]
-        assert "numa.kubelet.%s " % old in text and new in text, (old, text)
+        assert f"numa.kubelet.{old} " in text and new in text, (old, text)
         # ansible-core finds a task's action plugin by the name the task wrote, not through the module's redirect.
         if new_name in _python_files("action"):
-            assert ACTION_ROUTING.get(old) == {"redirect": new}, "plugin_routing.action.%s must redirect to %s (and warn only once)" % (old, new)
+            assert ACTION_ROUTING.get(old) == {"redirect": new}, f"plugin_routing.action.{old} must redirect to {new} (and warn only once)"
     for old, routing in ACTION_ROUTING.items():
-        assert MODULE_ROUTING.get(old, {}).get("redirect") == routing["redirect"], "an action redirect without its module's: %s" % old
+        assert MODULE_ROUTING.get(old, {}).get("redirect") == routing["redirect"], f"an action redirect without its module's: {old}"
 
 
 def test_every_module_utils_entry_redirects_to_a_private_file_until_the_next_release():
@@ -241,7 +240,7 @@ def test_every_module_utils_entry_redirects_to_a_private_file_until_the_next_rel
         assert new.split(".", 2)[2] in _python_files("module_utils") and old not in _python_files("module_utils"), (old, new)
         assert routing["deprecation"]["removal_version"] == "0.%d.0" % (minor + 1), old
         text = routing["deprecation"]["warning_text"]
-        assert "numa.kubelet.%s " % old in text and new in text, (old, text)
+        assert f"numa.kubelet.{old} " in text and new in text, (old, text)
 
 
 def _python_files(folder):
@@ -260,7 +259,7 @@ def test_every_released_name_still_resolves(kind, routing):
     else:
         defined = _python_files("modules")
         released = {entry["name"] for release in RELEASES.values() for entry in release.get("modules", [])}
-    assert released, "changelogs/changelog.yaml records no %s" % kind
+    assert released, f"changelogs/changelog.yaml records no {kind}"
     assert not released - defined - set(routing), "published, now neither defined nor redirected"
     assert set(routing) <= released, "a redirect for a name no release published"
 
@@ -270,7 +269,7 @@ def test_an_old_module_name_gives_the_new_names_result(routed):
     for old, routing in MODULE_ROUTING.items():
         new = routing["redirect"].split(".", 2)[2]
         old_result, new_result = results["module " + old], results["module " + new]
-        assert old_result["rendered"], "the action ran for %s: it rendered hosts (%s)" % (old, old_result)
+        assert old_result["rendered"], f"the action ran for {old}: it rendered hosts ({old_result})"
         for key in ("rendered", "failed_hosts", "needs_discovery", "unconfigured_hosts", "changed"):
             assert old_result[key] == new_result[key], (old, key)
         trees = [{os.path.relpath(path, rendered / name): data for path, data in snapshot(str(rendered / name)).items()} for name in (old, new)]
@@ -280,13 +279,13 @@ def test_an_old_module_name_gives_the_new_names_result(routed):
 @pytest.mark.parametrize("old", sorted(MODULE_ROUTING))
 def test_an_old_module_name_warns_with_its_deprecation(routed, old):
     text = re.sub(r"\s+", " ", MODULE_ROUTING[old]["deprecation"]["warning_text"])
-    assert text in routed[1], "no deprecation warning %r in: %s" % (text, routed[1][-2000:])
+    assert text in routed[1], f"no deprecation warning {text!r} in: {routed[1][-2000:]}"
 
 
 def test_every_old_module_utils_path_is_redirected_for_controller_code_too():
-    assert IMPORT_REDIRECTION == {
+    assert {
         MODULE_UTILS_PACKAGE + old: {"redirect": MODULE_UTILS_PACKAGE + routing["redirect"].split(".", 2)[2]} for old, routing in MODULE_UTILS_ROUTING.items()
-    }
+    } == IMPORT_REDIRECTION
 
 
 @pytest.mark.parametrize("plugin", ["users_module", "users_action"])
@@ -298,13 +297,13 @@ def test_a_users_plugin_imports_the_old_module_utils_paths(routed, plugin):
         assert module["where"][old] == target.__name__, (old, module["where"])
         expected = json.loads(json.dumps(getattr(target, function)(*arguments)))
         assert module["computed"][old] == expected, old
-        assert expected, "the call of %s is meant to give something to compare" % old
+        assert expected, f"the call of {old} is meant to give something to compare"
 
 
 @pytest.mark.parametrize("old", sorted(MODULE_UTILS_ROUTING))
 def test_an_old_module_utils_path_warns_with_its_deprecation(routed, old):
     text = re.sub(r"\s+", " ", MODULE_UTILS_ROUTING[old]["deprecation"]["warning_text"])
-    assert text in routed[1], "no deprecation warning %r in: %s" % (text, routed[1][-2000:])
+    assert text in routed[1], f"no deprecation warning {text!r} in: {routed[1][-2000:]}"
 
 
 def test_the_playbook_names_no_other_deprecation(routed):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """roles/kubelet_numa_rollout/tasks/roll_host.yml: every task of the roll carries its step in its own vars, and the
@@ -71,13 +70,13 @@ def unstepped(block):
             rescue = item["rescue"]
             steps = {(task.get("vars") or {}).get(STEP) for task in rescue}
             if len(steps) != 1 or not steps <= STEPS:
-                problems.append("%r: its rescue tasks must all carry one step of %s, they carry %s" % (name, sorted(STEPS), sorted(map(str, steps))))
+                problems.append(f"{name!r}: its rescue tasks must all carry one step of {sorted(STEPS)}, they carry {sorted(map(str, steps))}")
             elif not ("ansible.builtin.fail" in rescue[-1] and rescue[-1]["vars"].get(RERAISE) is True):
-                problems.append("%r: its rescue must end with an ansible.builtin.fail that has %s: true" % (name, RERAISE))
+                problems.append(f"{name!r}: its rescue must end with an ansible.builtin.fail that has {RERAISE}: true")
         elif CALLS & set(item):
-            problems.append("%r: its tasks do not get its vars; put it in a block whose rescue carries the step" % name)
+            problems.append(f"{name!r}: its tasks do not get its vars; put it in a block whose rescue carries the step")
         elif (item.get("vars") or {}).get(STEP) not in STEPS:
-            problems.append("%r: no step of %s in its own vars" % (name, sorted(STEPS)))
+            problems.append(f"{name!r}: no step of {sorted(STEPS)} in its own vars")
     return problems
 
 
@@ -97,9 +96,9 @@ def test_the_rule_refuses_a_task_without_its_step_and_a_bare_role_call():
     (apply,) = [item for item in items if "block" in item and item["rescue"][0]["vars"][STEP] == "apply"]
     unmarked = dict(apply, rescue=[dict(task, vars={STEP: "apply"}) for task in apply["rescue"]])
     assert unstepped([{"name": "A group", "block": [drain, bare_call]}, unmarked]) == [
-        "'Cordon and drain the node': no step of %s in its own vars" % sorted(STEPS),
+        f"'Cordon and drain the node': no step of {sorted(STEPS)} in its own vars",
         "'Apply': its tasks do not get its vars; put it in a block whose rescue carries the step",
-        "'Apply the kubelet NUMA configuration': its rescue must end with an ansible.builtin.fail that has %s: true" % RERAISE,
+        f"'Apply the kubelet NUMA configuration': its rescue must end with an ansible.builtin.fail that has {RERAISE}: true",
     ]
 
 
@@ -210,7 +209,7 @@ def _inventory(tmp_path):
         node = str(tmp_path / "nodes" / host)
         os.makedirs(os.path.join(node, "kubelet"))
         test = FAILS[host][0] if host in FAILS else {}
-        kubeconfig = tmp_path / ("%s.kubeconfig" % host)
+        kubeconfig = tmp_path / (f"{host}.kubeconfig")
         kubeconfig.write_text(json.dumps(test), encoding="utf-8")
         nodes[host] = dict(local, **_rke2_node(node), kubelet_numa_rollout_kubeconfig=str(kubeconfig))
         if "lose_control_after" in test:
@@ -367,7 +366,7 @@ def test_the_rescue_catches_every_failure(rolled):
 def test_the_rescue_reports_the_step_of_the_failed_task(rolled, host):
     result = rolled[0][host]
     expected = FAILS[host][1]
-    assert result is not None, "the rescue recorded nothing for %s (its output: test_the_rescue_catches_every_failure)" % host
+    assert result is not None, f"the rescue recorded nothing for {host} (its output: test_the_rescue_catches_every_failure)"
     assert (result["result"], result["step"]) == ("failed", expected["step"]), result
     assert expected["message"] in result["message"], result
     assert result["unreachable"] is (host == "unreachable"), result
@@ -382,4 +381,4 @@ def test_the_role_calls_fail_again_at_their_step(rolled):
     # The failure inside the role or verify_host.yml is shown first, then the roll's own task fails with the step.
     output = rolled[1]
     for host, step in (("at-apply", "apply"), ("at-verify-plan", "verify"), ("at-verify-drift", "verify"), ("unreachable", "apply")):
-        assert re.search(r"fatal: \[%s\]: FAILED! => .*numa\.kubelet\.rollout: %s failed at the %s step \(above\)" % (host, host, step), output), host
+        assert re.search(rf"fatal: \[{host}\]: FAILED! => .*numa\.kubelet\.rollout: {host} failed at the {step} step \(above\)", output), host

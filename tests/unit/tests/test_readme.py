@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """tests/README.md is the map of the tests, and the tree keeps to it: every tier it lists is there, every test file
@@ -73,7 +72,7 @@ def _tiers():
 
 def test_every_unit_test_file_is_named_after_the_source_it_tests():
     unmapped = [path for path in _test_files(UNIT) if _mirrored_source(path) is None]
-    assert not unmapped, "not named after a file or folder of the source tree they mirror (tests/unit/tests/test_readme.py says how): %s" % unmapped
+    assert not unmapped, f"not named after a file or folder of the source tree they mirror (tests/unit/tests/test_readme.py says how): {unmapped}"
 
 
 def test_every_unit_test_folder_is_a_package_so_two_folders_may_hold_the_same_file_name():
@@ -85,7 +84,7 @@ def test_every_unit_test_folder_is_a_package_so_two_folders_may_hold_the_same_fi
             packages.add(folder)
             folder = os.path.dirname(folder)
     missing = sorted(os.path.join(folder, "__init__.py") for folder in packages if not os.path.isfile(os.path.join(REPO, folder, "__init__.py")))
-    assert not missing, "missing (empty, as ansible-test sanity's empty-init wants): %s" % missing
+    assert not missing, f"missing (empty, as ansible-test sanity's empty-init wants): {missing}"
 
 
 def test_every_test_file_outside_tests_unit_is_in_a_tier_the_readme_lists():
@@ -93,14 +92,14 @@ def test_every_test_file_outside_tests_unit_is_in_a_tier_the_readme_lists():
     outside = [path for path in _test_files(TESTS) if not path.startswith(os.path.join("tests", "unit") + os.sep)]
     assert outside, "found no test outside tests/unit: the walk is wrong"
     misplaced = [path for path in outside if path.split(os.sep)[1] not in tiers]
-    assert not misplaced, "test files in no tier of tests/README.md: %s (tiers: %s)" % (misplaced, sorted(tiers))
+    assert not misplaced, f"test files in no tier of tests/README.md: {misplaced} (tiers: {sorted(tiers)})"
 
 
 def test_every_tier_the_readme_lists_is_a_folder_of_tests():
     tiers = _tiers()
     assert {"unit", "playbooks", "standins", "restart", "apiserver"} <= tiers, tiers
     empty = sorted(tier for tier in tiers if not any(_test_files(os.path.join(TESTS, tier))))
-    assert not empty, "tests/README.md lists tiers without a test file: %s" % empty
+    assert not empty, f"tests/README.md lists tiers without a test file: {empty}"
 
 
 def _files_named_after_a_stand_in(top):
@@ -113,9 +112,9 @@ def _files_named_after_a_stand_in(top):
 
 def test_every_stand_in_is_in_tests_standins():
     found = list(_files_named_after_a_stand_in(TESTS))
-    assert os.path.join("tests", "standins", "image", "kubelet-standin") in found, "the walk is wrong: %s" % found
+    assert os.path.join("tests", "standins", "image", "kubelet-standin") in found, f"the walk is wrong: {found}"
     elsewhere = [path for path in found if path != os.path.join("tests", "standins") and not path.startswith(os.path.join("tests", "standins") + os.sep)]
-    assert not elsewhere, "stand-ins outside tests/standins (tests/README.md, 'Where the stand-ins are'): %s" % elsewhere
+    assert not elsewhere, f"stand-ins outside tests/standins (tests/README.md, 'Where the stand-ins are'): {elsewhere}"
 
 
 def test_every_file_of_the_image_folder_goes_into_the_test_hosts():
@@ -125,7 +124,7 @@ def test_every_file_of_the_image_folder_goes_into_the_test_hosts():
         script = handle.read()
     assert re.search(r"^STANDINS=\$REPO/tests/standins/image$", script, re.MULTILINE), "scripts/build-test-hosts no longer installs tests/standins/image"
     installed = set(re.findall(r'"\$STANDINS/([^"/]+)"', script))
-    assert installed == set(os.listdir(os.path.join(TESTS, "standins", "image"))), "installed by scripts/build-test-hosts: %s" % sorted(installed)
+    assert installed == set(os.listdir(os.path.join(TESTS, "standins", "image"))), f"installed by scripts/build-test-hosts: {sorted(installed)}"
 
 
 def test_the_mirror_rule_refuses_a_theme_and_accepts_a_module_an_aspect_and_a_folder():

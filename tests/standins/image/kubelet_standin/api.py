@@ -126,7 +126,7 @@ def serving_certificate(config, cert_dir):
                 "-subj",
                 "/CN=%s@%d" % (hostname, int(time.time())),
                 "-addext",
-                "subjectAltName=DNS:%s" % hostname,
+                f"subjectAltName=DNS:{hostname}",
                 "-addext",
                 "extendedKeyUsage=serverAuth",
                 "-addext",
@@ -137,7 +137,7 @@ def serving_certificate(config, cert_dir):
             check=False,
         )
         if made.returncode != 0:
-            raise StartError("unable to generate a self-signed certificate in %s: %s" % (os.path.dirname(cert), made.stderr.strip()))
+            raise StartError(f"unable to generate a self-signed certificate in {os.path.dirname(cert)}: {made.stderr.strip()}")
         os.chmod(key, 0o600)
     return cert, key
 

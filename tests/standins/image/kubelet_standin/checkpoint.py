@@ -37,7 +37,7 @@ def read_checkpoint(path):
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as err:
-        raise StartError("could not restore state from checkpoint: checkpoint %s is corrupted: %s" % (path, err)) from None
+        raise StartError(f"could not restore state from checkpoint: checkpoint {path} is corrupted: {err}") from None
 
 
 def expected_machine_state(machine, per_node):

@@ -27,13 +27,13 @@ def parse_reservation(config, key, flag):
     result = {}
     for name, value in sorted((config.get(key) or {}).items()):
         if name not in RESERVABLE:
-            raise StartError("--%s value failed to parse: cannot reserve %s resource" % (flag, go_quote(name)))
+            raise StartError(f"--{flag} value failed to parse: cannot reserve {go_quote(name)} resource")
         try:
             quantity = Quantity.parse(value)
         except ValueError as err:
-            raise StartError("--%s value failed to parse: %s" % (flag, err)) from None
+            raise StartError(f"--{flag} value failed to parse: {err}") from None
         if quantity.value < 0:
-            raise StartError("--%s value failed to parse: resource quantity for %s cannot be negative: %s" % (flag, go_quote(name), quantity))
+            raise StartError(f"--{flag} value failed to parse: resource quantity for {go_quote(name)} cannot be negative: {quantity}")
         result[name] = quantity
     return result
 
@@ -43,7 +43,7 @@ def eviction_memory(config, capacity):
     thresholds = config.get("evictionHard") or {}
     for signal_name in thresholds:
         if signal_name not in EVICTION_SIGNALS:
-            raise StartError("failed to parse eviction thresholds: unsupported eviction signal %s" % signal_name)
+            raise StartError(f"failed to parse eviction thresholds: unsupported eviction signal {signal_name}")
     value = thresholds.get("memory.available")
     if value is None:
         return Quantity(0)
@@ -52,11 +52,11 @@ def eviction_memory(config, capacity):
         try:
             percentage = float32(float(value[:-1]))
         except ValueError:
-            raise StartError("failed to parse eviction thresholds: invalid percentage %s" % value) from None
+            raise StartError(f"failed to parse eviction thresholds: invalid percentage {value}") from None
         if percentage < 0:
-            raise StartError("eviction percentage threshold memory.available must be >= 0%%: %s" % value)
+            raise StartError(f"eviction percentage threshold memory.available must be >= 0%: {value}")
         if percentage > 100:
-            raise StartError("eviction percentage threshold memory.available must be <= 100%%: %s" % value)
+            raise StartError(f"eviction percentage threshold memory.available must be <= 100%: {value}")
         if percentage in (0, 100):
             return Quantity(0)
         share = float32(percentage / 100)
@@ -64,9 +64,9 @@ def eviction_memory(config, capacity):
     try:
         quantity = Quantity.parse(value)
     except ValueError as err:
-        raise StartError("failed to parse eviction thresholds: %s" % err) from None
+        raise StartError(f"failed to parse eviction thresholds: {err}") from None
     if quantity.value < 0:
-        raise StartError("eviction threshold memory.available must be positive: %s" % quantity)
+        raise StartError(f"eviction threshold memory.available must be positive: {quantity}")
     return quantity
 
 
@@ -91,7 +91,7 @@ def validate_reserved_memory(reserved):
             seen[node].add(name)
     if errors:
         joined = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
-        raise StartError("failed to validate kubelet configuration, error: %s" % joined)
+        raise StartError(f"failed to validate kubelet configuration, error: {joined}")
 
 
 def parse_reserved_memory_config(config):
@@ -121,7 +121,7 @@ def memory_manager(config, machine):
     if policy == "None":
         return None, kube, system
     if policy != "Static":
-        raise StartError("unknown policy: %s" % go_quote(policy))
+        raise StartError(f"unknown policy: {go_quote(policy)}")
     # Node allocatable reservation: kube + system + hard eviction, per resource, zero values dropped.
     allocatable = {}
     for name in sorted(set(kube) | set(system) | {"memory"}):
@@ -146,8 +146,8 @@ def memory_manager(config, machine):
         actual = Quantity(0).add(totals[name]) if name in totals else Quantity(0)
         if expected.value != actual.value:
             raise StartError(
-                "the total amount %s of type %s is not equal to the value %s determined by Node "
-                "Allocatable feature" % (go_quote(actual), go_quote(name), go_quote(expected))
+                f"the total amount {go_quote(actual)} of type {go_quote(name)} is not equal to the value {go_quote(expected)} determined by Node "
+                "Allocatable feature"
             )
     per_node = {node: {} for node in machine["nodes"]}
     for entry in reserved:
@@ -164,7 +164,7 @@ def cpu_manager(config, kube, system):
     """cpumanager.NewManager: policy names and the static policy's reserved CPUs."""
     policy = config.get("cpuManagerPolicy")
     if policy not in ("none", "static"):
-        raise StartError("unknown policy: %s" % go_quote(policy))
+        raise StartError(f"unknown policy: {go_quote(policy)}")
     if policy == "static" and not config.get("reservedSystemCPUs"):
         total = Quantity(0)
         for reservation in (kube, system):
@@ -181,7 +181,7 @@ def validate_healthz(config):
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise StartError(
             "failed to validate kubelet configuration, error: invalid configuration: healthzPort "
-            "(--healthz-port) %s must be between 1 and 65535, inclusive" % port
+            f"(--healthz-port) {port} must be between 1 and 65535, inclusive"
         )
 
 
@@ -191,15 +191,15 @@ def validate_topology(config):
     if policy not in ("none", "best-effort", "restricted", "single-numa-node"):
         raise StartError(
             "failed to validate kubelet configuration, error: invalid configuration: "
-            "topologyManagerPolicy (--topology-manager-policy) %s must be one of: "
-            '["best-effort" "none" "restricted" "single-numa-node"]' % go_quote(policy)
+            f"topologyManagerPolicy (--topology-manager-policy) {go_quote(policy)} must be one of: "
+            '["best-effort" "none" "restricted" "single-numa-node"]'
         )
     scope = config.get("topologyManagerScope")
     if scope not in ("container", "pod"):
         raise StartError(
             "failed to validate kubelet configuration, error: invalid configuration: "
-            "topologyManagerScope (--topology-manager-scope) %s must be one of: "
-            '"container", or "pod"' % go_quote(scope)
+            f"topologyManagerScope (--topology-manager-scope) {go_quote(scope)} must be one of: "
+            '"container", or "pod"'
         )
 
 

@@ -108,14 +108,14 @@ def parse_map(flag, value, separator):
             continue
         if separator not in item:
             raise StartError(
-                'failed to parse kubelet flag: invalid argument %s for "--%s" flag: malformed pair, expect string%sstring' % (go_quote(value), flag, separator)
+                f'failed to parse kubelet flag: invalid argument {go_quote(value)} for "--{flag}" flag: malformed pair, expect string{separator}string'
             )
         key, val = item.split(separator, 1)
         if flag == "feature-gates":
             if val.strip().lower() not in BOOL_VALUES:
                 raise StartError(
-                    'failed to parse kubelet flag: invalid argument %s for "--feature-gates" flag: '
-                    "invalid value of %s: %s" % (go_quote(value), key.strip(), val.strip())
+                    f'failed to parse kubelet flag: invalid argument {go_quote(value)} for "--feature-gates" flag: '
+                    f"invalid value of {key.strip()}: {val.strip()}"
                 )
             result[key.strip()] = BOOL_VALUES[val.strip().lower()]
         else:
@@ -128,26 +128,26 @@ def parse_reserved_memory(value):
     entries = []
 
     def bad(message):
-        return StartError('failed to parse kubelet flag: invalid argument %s for "--reserved-memory" flag: %s' % (go_quote(value), message))
+        return StartError(f'failed to parse kubelet flag: invalid argument {go_quote(value)} for "--reserved-memory" flag: {message}')
 
     for reservation in value.split(";"):
         if not reservation:
             continue
         parts = reservation.split(":")
         if len(parts) != 2:
-            raise bad("the reserved memory has incorrect format, expected numaNodeID:type=quantity[,type=quantity...], got %s" % reservation)
+            raise bad(f"the reserved memory has incorrect format, expected numaNodeID:type=quantity[,type=quantity...], got {reservation}")
         for type_limit in parts[1].split(","):
             limit = type_limit.split("=")
             if len(limit) != 2:
-                raise bad("the reserved limit has incorrect value, expected type=quantatity, got %s" % type_limit)
+                raise bad(f"the reserved limit has incorrect value, expected type=quantatity, got {type_limit}")
             if limit[0] != "memory" and not limit[0].startswith("hugepages-"):
-                raise bad("memory type conversion error, unknown type: %s" % go_quote(limit[0]))
+                raise bad(f"memory type conversion error, unknown type: {go_quote(limit[0])}")
             try:
                 Quantity.parse(limit[1])
             except ValueError:
-                raise bad("failed to parse the quantatity, expected quantatity, got %s" % limit[1]) from None
+                raise bad(f"failed to parse the quantatity, expected quantatity, got {limit[1]}") from None
             if not re.match(r"^-?[0-9]+$", parts[0]):
-                raise bad("failed to convert the NUMA node ID, exptected integer, got %s" % parts[0])
+                raise bad(f"failed to convert the NUMA node ID, exptected integer, got {parts[0]}")
             entries.append({"numaNode": int(parts[0]), "limits": {limit[0]: limit[1]}})
     return entries
 
@@ -167,7 +167,7 @@ def parse_flags(argv):
         arg = argv[index]
         index += 1
         if not arg.startswith("-") or arg in ("-", "--"):
-            raise StartError("failed to parse kubelet flag: unexpected argument %s (the kubelet takes no positional arguments)" % go_quote(arg))
+            raise StartError(f"failed to parse kubelet flag: unexpected argument {go_quote(arg)} (the kubelet takes no positional arguments)")
         name, has_value, value = arg.lstrip("-").partition("=")
         is_bool = name in BOOL_FLAGS or name in IGNORED_BOOL_FLAGS
         known = (
@@ -208,8 +208,8 @@ def parse_flags(argv):
         elif name in INT_FLAGS:
             if not re.match(r"^-?[0-9]+$", value):
                 raise StartError(
-                    'failed to parse kubelet flag: invalid argument %s for "--%s" flag: '
-                    "strconv.ParseInt: parsing %s: invalid syntax" % (go_quote(value), name, go_quote(value))
+                    f'failed to parse kubelet flag: invalid argument {go_quote(value)} for "--{name}" flag: '
+                    f"strconv.ParseInt: parsing {go_quote(value)}: invalid syntax"
                 )
             overrides.append((INT_FLAGS[name], int(value), "set"))
         elif name in LIST_FLAGS:
@@ -217,8 +217,8 @@ def parse_flags(argv):
         elif name in BOOL_FLAGS:
             if value.lower() not in BOOL_VALUES:
                 raise StartError(
-                    'failed to parse kubelet flag: invalid argument %s for "--%s" flag: '
-                    "strconv.ParseBool: parsing %s: invalid syntax" % (go_quote(value), name, go_quote(value))
+                    f'failed to parse kubelet flag: invalid argument {go_quote(value)} for "--{name}" flag: '
+                    f"strconv.ParseBool: parsing {go_quote(value)}: invalid syntax"
                 )
             overrides.append((BOOL_FLAGS[name], BOOL_VALUES[value.lower()], "set"))
     return config_path, config_dir, root_dir, cert_dir, overrides
@@ -288,7 +288,7 @@ def effective_config(config_path, config_dir, overrides):
     if config_dir:
         directory = host_path(config_dir)
         if not os.path.isdir(directory):
-            raise StartError("failed to merge kubelet configs: failed to read drop-in directory %s: no such file or directory" % config_dir)
+            raise StartError(f"failed to merge kubelet configs: failed to read drop-in directory {config_dir}: no such file or directory")
         for name in sorted(os.listdir(directory)):
             if not name.endswith(".conf") or not os.path.isfile(os.path.join(directory, name)):
                 continue

@@ -23,7 +23,7 @@ def go_quote_string(text):
         elif char == "\r":
             out.append("\\r")
         elif code < 0x20 or code == 0x7F:
-            out.append("\\x%02x" % code)
+            out.append(f"\\x{code:02x}")
         else:
             out.append(char)
     out.append('"')
@@ -38,7 +38,7 @@ def klog(severity, where, message, **values):
     now = datetime.datetime.now()
     line = "%s%s %7d %s] %s" % (severity, now.strftime("%m%d %H:%M:%S.%f"), os.getpid(), where, go_quote_string(message))
     for key, value in values.items():
-        line += " %s=%s" % (key, go_quote_string(str(value)) if isinstance(value, str) else value)
+        line += f" {key}={go_quote_string(str(value)) if isinstance(value, str) else value}"
     print(line, file=sys.stderr, flush=True)
 
 

@@ -18,7 +18,7 @@ def read_kib(path, key):
             fields = line.replace(":", " ").split()
             if key in fields:
                 return int(fields[fields.index(key) + 1]) * 1024
-    raise StartError("no %s in %s" % (key, path))
+    raise StartError(f"no {key} in {path}")
 
 
 def parse_cpulist(text):

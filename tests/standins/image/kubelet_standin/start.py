@@ -138,7 +138,7 @@ def take_exit_marker():
 def new_entry(argv):
     """The start record, before anything is known."""
     return {
-        "time": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "time": datetime.datetime.now(datetime.UTC).isoformat(),
         "pid": os.getpid(),
         "argv": argv,
         "effective_config": None,

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """plan_node's node: what `rke2 --version` / `k3s --version` print, and a host failure saying what to set when they fail."""
@@ -24,10 +23,10 @@ class FakeAction:
 
 @pytest.mark.parametrize(("program", "path"), [("rke2", RKE2_PATH), ("k3s", K3S_PATH)])
 def test_the_version_is_what_the_program_prints_on_the_node(program, path):
-    action = FakeAction(0, stdout="%s version v1.32.5+%s1 (abc)\ngo version go1.23.8\n" % (program, program))
+    action = FakeAction(0, stdout=f"{program} version v1.32.5+{program}1 (abc)\ngo version go1.23.8\n")
     version = getattr(_Node(action, {}, None), program + "_version")()
     assert version == action.answer["stdout"]
-    assert action.commands == ["PATH=%s %s --version" % (path, program)]
+    assert action.commands == [f"PATH={path} {program} --version"]
 
 
 @pytest.mark.parametrize(
@@ -47,7 +46,7 @@ def test_the_version_is_what_the_program_prints_on_the_node(program, path):
     ],
 )
 def test_a_missing_program_fails_the_host_saying_which_variable_to_set(program, message):
-    action = FakeAction(127, stderr="sh: 1: %s: not found\n" % program)
+    action = FakeAction(127, stderr=f"sh: 1: {program}: not found\n")
     with pytest.raises(_NodeFailure) as failure:
         getattr(_Node(action, {}, None), program + "_version")()
-    assert failure.value.result == {"failed": True, "rc": 127, "stdout": "", "stderr": "sh: 1: %s: not found\n" % program, "msg": message}
+    assert failure.value.result == {"failed": True, "rc": 127, "stdout": "", "stderr": f"sh: 1: {program}: not found\n", "msg": message}

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Property: numa.kubelet.render, fed arbitrary host names, directory layouts under (and around) the destination and
@@ -142,7 +141,7 @@ RESERVED = st.one_of(
 CONFIGS = st.one_of(
     st.fixed_dictionaries({"memoryManagerPolicy": st.just("Static"), "kubeReserved": RESERVED}), st.dictionaries(FIELDS, VALUES, max_size=4), VALUES
 )
-FLAGS_ENV = st.builds(lambda path: 'KUBELET_KUBEADM_ARGS="--config-dir=%s"' % path, PATHS)
+FLAGS_ENV = st.builds(lambda path: f'KUBELET_KUBEADM_ARGS="--config-dir={path}"', PATHS)
 NODE_FILES = st.one_of(
     st.just({"/var/lib/kubelet/config.yaml": MAIN}),
     st.fixed_dictionaries(

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The private filters of verify and the rollout: _configz_drift is thin (the engine's lines pass through, a non-plan input is refused
@@ -48,7 +47,7 @@ def test_the_engines_lines_pass_through():
 def test_an_input_that_is_not_a_plan_is_refused_naming_the_filter(plan):
     with pytest.raises(AnsibleFilterError) as error:
         FILTER(plan, running())
-    assert str(error.value).startswith("_configz_drift: the input must be a numa.kubelet.plan result, got %r" % (plan,))
+    assert str(error.value).startswith(f"_configz_drift: the input must be a numa.kubelet.plan result, got {plan!r}")
 
 
 @pytest.mark.parametrize(

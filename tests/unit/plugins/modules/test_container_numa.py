@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """container_numa finds each pod container from the kubelet's /var/log/containers links, its process from
@@ -21,25 +20,22 @@ EXITED_ID = "c" * 64
 
 
 def _status(cpus, mems):
-    return "Name:\tbusybox\nState:\tS (sleeping)\nCpus_allowed:\t2\nCpus_allowed_list:\t%s\nMems_allowed:\t...,00000002\nMems_allowed_list:\t%s\n" % (
-        cpus,
-        mems,
-    )
+    return f"Name:\tbusybox\nState:\tS (sleeping)\nCpus_allowed:\t2\nCpus_allowed_list:\t{cpus}\nMems_allowed:\t...,00000002\nMems_allowed_list:\t{mems}\n"
 
 
 def _process(root, pid, container_id, cpus, mems):
     proc = root / "proc" / str(pid)
     proc.mkdir(parents=True)
-    scope = "cri-containerd-%s.scope" % container_id if container_id else "session-1.scope"
-    (proc / "cgroup").write_text("0::/kubepods.slice/kubepods-pod%s.slice/%s\n" % (UID, scope))
+    scope = f"cri-containerd-{container_id}.scope" if container_id else "session-1.scope"
+    (proc / "cgroup").write_text(f"0::/kubepods.slice/kubepods-pod{UID}.slice/{scope}\n")
     (proc / "status").write_text(_status(cpus, mems))
 
 
 def _log_link(root, pod, container, container_id):
     links = root / "var/log/containers"
     links.mkdir(parents=True, exist_ok=True)
-    target = "/var/log/pods/default_%s_%s/%s/0.log" % (pod, UID, container)
-    (links / ("%s_default_%s-%s.log" % (pod, container, container_id))).symlink_to(target)
+    target = f"/var/log/pods/default_{pod}_{UID}/{container}/0.log"
+    (links / (f"{pod}_default_{container}-{container_id}.log")).symlink_to(target)
 
 
 @pytest.fixture(name="tree")
@@ -108,7 +104,7 @@ def test_admission_refusals_come_from_the_units_current_run(tree, capsys, monkey
 
     def run_command(_module, argv, **_kwargs):
         calls.append(argv)
-        return (0, "0123abcd\n", "") if argv[0] == "systemctl" else (0, "I1125 started\n%s\n" % denied, "")
+        return (0, "0123abcd\n", "") if argv[0] == "systemctl" else (0, f"I1125 started\n{denied}\n", "")
 
     monkeypatch.setattr(container_numa.AnsibleModule, "run_command", run_command)
     answer = _run({"root": str(tree), "unit": "kubelet.service"}, capsys)

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """restart_kubelet's writes: only what differs is written, check mode and --diff show it and write nothing, and a
@@ -107,7 +106,7 @@ def test_check_mode_reports_each_file_with_its_diff_and_writes_nothing(tmp_path,
         restart_kubelet.main()
     result = json.loads(capsys.readouterr().out)
     assert result["changed"] and result["written"] == [str(path), str(path) + ".same"]
-    assert result["diff"][0] == {"before_header": "%s (mode 0644)" % path, "after_header": "%s (mode 0644)" % path, "before": "old\n", "after": "new\n"}
+    assert result["diff"][0] == {"before_header": f"{path} (mode 0644)", "after_header": f"{path} (mode 0644)", "before": "old\n", "after": "new\n"}
     assert path.read_text() == "old\n" and not (tmp_path / "new-dir").exists() and not os.path.exists(str(path) + ".same")
 
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The node-allocatable memory reservation (_allocatable): its total, its terms and the kubelet's eviction arithmetic.
@@ -133,7 +132,7 @@ def test_unknown_eviction_signal():
     capacity_kib=st.integers(min_value=1, max_value=1 << 34),
 )
 def test_percentage_matches_a_float32_oracle(percentage, capacity_kib):
-    text = "%s%%" % percentage
+    text = f"{percentage}%"
     share = numpy.float32(numpy.float32(str(percentage)) / numpy.float32(100))
     expected = int(numpy.float64(capacity_kib * 1024) * numpy.float64(share))
     term = eviction_memory_term({"evictionHard": {"memory.available": text}}, capacity_kib * 1024)

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The one-line refusal of an ansible-core older than meta/runtime.yml allows."""
@@ -21,7 +20,7 @@ def test_supported_or_newer_cores_pass(version):
 
 @pytest.mark.parametrize("version", ["2.15.13", "2.9.27", "2.15.0"])
 def test_older_cores_get_one_line_naming_both_versions(version):
-    assert too_old_message(version) == "numa.kubelet needs ansible-core >= 2.16.0 (meta/runtime.yml); this is ansible-core %s" % version
+    assert too_old_message(version) == f"numa.kubelet needs ansible-core >= 2.16.0 (meta/runtime.yml); this is ansible-core {version}"
 
 
 def test_a_runtime_yml_without_a_lower_bound_is_a_packaging_error(tmp_path):

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """kubeReserved as nodeadm computes it (docs/kubelet-facts.md section 5), and the generated EKS instance table.
@@ -164,7 +163,7 @@ def test_refresh_script_writes_and_checks_a_module(refresh, tmp_path, capsys):
     exec(compile(output.read_text(encoding="utf-8"), str(output), "exec"), namespace)  # pylint: disable=exec-used
     assert namespace["INSTANCE_TYPES"] == {name: _eks_instance_data.INSTANCE_TYPES[name] for name in namespace["INSTANCE_TYPES"]}
     assert namespace["SOURCE"]["cross_check"] == (
-        "aws/amazon-vpc-cni-k8s misc/eni-max-pods.txt at %s: maxPods equal for all 6 shared types" % ENI_MAX_PODS_COMMIT
+        f"aws/amazon-vpc-cni-k8s misc/eni-max-pods.txt at {ENI_MAX_PODS_COMMIT}: maxPods equal for all 6 shared types"
     )
     assert "note: 2 types are only in misc/eni-max-pods.txt and are not added: a1.2xlarge, p3.2xlarge" in capsys.readouterr().err
     assert refresh.main(argv + ["--check"]) == 0
@@ -228,11 +227,11 @@ def test_refresh_script_rejects_duplicates(refresh):
     [
         (
             lambda: max_pods("p9.huge"),
-            "unknown EC2 instance type 'p9.huge': not in the EKS max-pods table (%s); pass max_pods= and vcpus= explicitly" % SOURCE_TEXT,
+            f"unknown EC2 instance type 'p9.huge': not in the EKS max-pods table ({SOURCE_TEXT}); pass max_pods= and vcpus= explicitly",
         ),
         (
             lambda: kube_reserved("p9.huge", vcpus=4),
-            "unknown EC2 instance type 'p9.huge': not in the EKS max-pods table (%s); pass max_pods= and vcpus= explicitly" % SOURCE_TEXT,
+            f"unknown EC2 instance type 'p9.huge': not in the EKS max-pods table ({SOURCE_TEXT}); pass max_pods= and vcpus= explicitly",
         ),
         (lambda: max_pods(None), "instance_type must be a string such as 'm5.large', got None (NoneType)"),
         (lambda: kube_reserved_memory_mebibytes(True), "max_pods must be an integer (the node's maxPods), got True (bool)"),

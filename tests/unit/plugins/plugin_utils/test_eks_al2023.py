@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """AL2023 node classes: NodeConfig user data for nodeadm, and the cluster it carries (_eks_al2023)."""
@@ -72,7 +71,7 @@ spec:
     evictionHard:
       memory.available: 100Mi
   userData: |
-""" + "".join("    %s\n" % line if line else "\n" for line in M5_USER_DATA.splitlines())
+""" + "".join(f"    {line}\n" if line else "\n" for line in M5_USER_DATA.splitlines())
 
 
 def test_exact_bytes_of_a_class():

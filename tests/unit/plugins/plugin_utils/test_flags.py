@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Kubelet flag rendering: the syntax of each flag's value type (see _kubelet_fields.FLAG_FORMS)."""
@@ -144,7 +143,7 @@ UNSAFE_RULE = (
 def test_values_that_would_break_the_flag_file_are_errors(config, shown):
     with pytest.raises(KubeletConfigError) as error:
         kubelet_flags(config)
-    assert error.value.problems == ["%s; %s" % (shown, UNSAFE_RULE)]
+    assert error.value.problems == [f"{shown}; {UNSAFE_RULE}"]
 
 
 def test_a_separator_clash_keeps_its_own_error():

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Each checked kubelet's own defaulting (1.31, 1.33, 1.36), and a v1.36-defaulted config read as an older one."""

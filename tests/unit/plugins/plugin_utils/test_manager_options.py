@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The CPU and topology manager rules, with the kubelet's texts as the real kubelets 1.31, 1.33 and 1.36 print them."""

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The nodeadm plan is what nodeadm rebuilds at the next boot: user data, then /etc/eks/nodeadm.d, never the old drop-in."""
@@ -32,8 +31,7 @@ BASE_CONFIG = json.dumps(
     }
 )
 # The node class's user data pins kubeReserved at 2Gi.
-USER_DATA = (
-    """MIME-Version: 1.0
+USER_DATA = f"""MIME-Version: 1.0
 Content-Type: multipart/mixed; boundary="//"
 
 --//
@@ -51,7 +49,7 @@ spec:
   cluster:
     name: my-cluster
     apiServerEndpoint: https://example.com
-    certificateAuthority: %s
+    certificateAuthority: {CA}
     cidr: 10.100.0.0/16
   kubelet:
     config:
@@ -59,8 +57,6 @@ spec:
         memory: 2Gi
 --//--
 """
-    % CA
-)
 OLD_INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node", "systemReserved": {"memory": "512Mi"}}
 NEW_INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"}
 

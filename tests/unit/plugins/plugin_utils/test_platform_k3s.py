@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """k3s (_platform_k3s on _k3s_agent): RKE2's config.yaml / kubelet-arg rules under k3s's own names, units and version gate."""
@@ -66,8 +65,8 @@ def test_before_1_32_kubelet_arg_items_in_config_yaml_d_like_rke2():
 
 @pytest.mark.parametrize("version", ["1.31.9", "1.32.5"])
 def test_the_same_rules_as_rke2_give_the_same_kubelet(version):
-    ours = k3s(version="v%s+k3s1" % version)
-    theirs = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, kubelet_numa_rke2_version="v%s+rke2r1" % version, kubelet_numa_rke2_role="agent")
+    ours = k3s(version=f"v{version}+k3s1")
+    theirs = plan("rke2", {"/etc/rancher/rke2/config.yaml": "token: x\n"}, kubelet_numa_rke2_version=f"v{version}+rke2r1", kubelet_numa_rke2_role="agent")
     assert ours["kubelet_config"] == theirs["kubelet_config"]
     assert [entry["content"] for entry in ours["files"]] == [entry["content"] for entry in theirs["files"]]
 

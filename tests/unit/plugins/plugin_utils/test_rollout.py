@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The rollout's input rules and drift, with exact messages."""
@@ -42,7 +41,7 @@ def test_serial_accepts_a_count_or_a_percentage(serial):
 @pytest.mark.parametrize("serial", [0, -1, True, "0", "half", "0%", "101%", "2.5", 2.5, "", None, [1, 2]])
 def test_serial_refuses_anything_else_naming_the_value(serial):
     assert serial_problems(serial) == [
-        "kubelet_numa_rollout_serial: %r (%s) is neither a count (1, 2, ...) nor a percentage (1%% to 100%%)" % (serial, type(serial).__name__)
+        f"kubelet_numa_rollout_serial: {serial!r} ({type(serial).__name__}) is neither a count (1, 2, ...) nor a percentage (1% to 100%)"
     ]
 
 
@@ -124,6 +123,6 @@ def test_drift_of_the_checkpoint():
 def test_serial_names_the_builtin_type_of_a_value_ansible_hands_over_as_a_subclass():
     class TaggedStr(str):  # as Ansible's _AnsibleTaggedStr
         def __repr__(self):
-            return "TaggedStr(%s)" % str.__repr__(self)
+            return f"TaggedStr({str.__repr__(self)})"
 
     assert serial_problems(TaggedStr("half")) == ["kubelet_numa_rollout_serial: 'half' (str) is neither a count (1, 2, ...) nor a percentage (1% to 100%)"]

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The rollout's resume decision for a node at every step a lost controller can leave it, and Ready from the new kubelet."""
@@ -63,7 +62,7 @@ def test_lost_after_the_apply_or_after_verify_the_converged_node_is_checked_and_
     assert decided["owner"] == "rollout" and not decided["drain"] and decided["wait_ready"]
     assert decided["start"] is None and decided["applied"] is None
     assert decided["finish"] == UNCORDON and decided["message"] == "uncordoned"
-    assert decided["resumed"].startswith("resumed: an interrupted roll of this plan had reached %s (" % step)
+    assert decided["resumed"].startswith(f"resumed: an interrupted roll of this plan had reached {step} (")
 
 
 def test_a_converged_node_without_a_record_is_left_alone():
@@ -116,7 +115,7 @@ def test_a_record_on_a_node_uncordoned_since_licenses_no_uncordon():
 def test_a_record_of_another_plan_is_named_and_still_says_who_cordoned():
     decided = cluster(record("rollout", "drain", digest="fedcba9876543210"), cordoned=True, pending=True)
     assert decided["owner"] == "rollout" and decided["finish"] == UNCORDON
-    assert "an earlier plan (fedcba9876543210), now %s" % DIGEST in decided["resumed"]
+    assert f"an earlier plan (fedcba9876543210), now {DIGEST}" in decided["resumed"]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Reservations written with fractions (1.5Gi, 0.75Gi, 3.6G, 2.5Mi) whose total is a whole number of bytes.
@@ -114,9 +113,9 @@ def test_a_total_beyond_int64_is_refused_as_such(config, shown):
     with pytest.raises(KubeletConfigError) as error:
         reserved_memory(config, [0, 1])
     assert str(error.value) == (
-        "the memory reservation %s exceeds the int64 maximum (9223372036854775807 bytes), so no reservedMemory can match it "
+        f"the memory reservation {shown} exceeds the int64 maximum (9223372036854775807 bytes), so no reservedMemory can match it "
         "(the kubelet converts every reservedMemory limit to an int64 number of bytes; Kubernetes clamps a larger "
-        "binary quantity such as 9Ei to that maximum)" % shown
+        "binary quantity such as 9Ei to that maximum)"
     )
     assert "whole number" not in str(error.value)
 
@@ -131,7 +130,7 @@ def decimal_text(value):
     while (value * 10**places).denominator != 1:
         places += 1
     digits = str(int(value * 10**places)).rjust(places + 1, "0")
-    return digits if not places else "%s.%s" % (digits[:-places], digits[-places:])
+    return digits if not places else f"{digits[:-places]}.{digits[-places:]}"
 
 
 @st.composite

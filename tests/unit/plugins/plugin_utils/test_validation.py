@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """check_kubelet_config decides as the kubelet does, with the kubelet's own texts (docs/kubelet-facts.md section 1-§3)."""

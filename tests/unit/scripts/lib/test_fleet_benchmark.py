@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """scripts/lib/fleet_benchmark.py: the inventories it generates, what it reads from the runs and the hosts, and the
@@ -72,7 +71,7 @@ def test_the_test_host_inventory_reaches_each_host_by_the_pid_of_its_init(bench)
         },
     }
     # (c) rolls out a change of the reservations, so that every host is reset.
-    assert bench.CHANGED_CONFIG == dict(bench.TESTHOST_CONFIG, systemReserved={"memory": "768Mi"})
+    assert dict(bench.TESTHOST_CONFIG, systemReserved={"memory": "768Mi"}) == bench.CHANGED_CONFIG
 
 
 RECAP = """\
@@ -148,10 +147,10 @@ def _latest_quoted_run():
     figure = r"([0-9.]+) s"
     found = {
         "hosts": r"^benchmark-rollout: (\d+) test hosts",
-        "a": r"^\(a\) .*? %s +%s .* changed=(\d+), kubelet starts=(\d+)$" % (figure, figure),
-        "b": r"^\(b\) .*? %s +%s " % (figure, figure),
-        "c": r"^\(c\) .*? %s +%s .* rollout ([0-9.]+) s for (\d+) hosts" % (figure, figure),
-        "d": r"^\(d\) render, (\d+) offline hosts .*? %s +%s " % (figure, figure),
+        "a": rf"^\(a\) .*? {figure} +{figure} .* changed=(\d+), kubelet starts=(\d+)$",
+        "b": rf"^\(b\) .*? {figure} +{figure} ",
+        "c": rf"^\(c\) .*? {figure} +{figure} .* rollout ([0-9.]+) s for (\d+) hosts",
+        "d": rf"^\(d\) render, (\d+) offline hosts .*? {figure} +{figure} ",
     }
     return block, {key: re.search(pattern, block, re.MULTILINE).groups() for key, pattern in found.items()}
 

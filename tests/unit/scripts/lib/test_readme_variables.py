@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The variable tables of README.md and docs/rollout.md are what scripts/lib/readme_variables.py generates from the
@@ -28,7 +27,7 @@ def test_the_tables_are_generated_from_argument_specs():
         with open(os.path.join(REPO, document), encoding="utf-8") as handle:
             text = handle.read()
         generated = generator.table(generator.specs_path(role), entry_point)
-        assert generator.rewrite(text, generated, role) == text, "%s's variable table is stale: run python3 scripts/lib/readme_variables.py" % document
+        assert generator.rewrite(text, generated, role) == text, f"{document}'s variable table is stale: run python3 scripts/lib/readme_variables.py"
         # Every option of the role is a row.
         with open(generator.specs_path(role), encoding="utf-8") as handle:
             options = yaml.safe_load(handle)["argument_specs"][entry_point]["options"]
