@@ -104,12 +104,13 @@ def pytest(session):
 
 @stage(fast=True)
 def lint(session):
-    """What .pre-commit-config.yaml runs, from the pinned tools: ruff check and format (ruff.toml), shellcheck
+    """What .pre-commit-config.yaml runs, from the pinned tools: ruff check and format (ruff.toml), mypy (mypy.ini), shellcheck
     (.shellcheckrc, from Debian), pre-commit's check of its config, yamllint and ansible-lint (production)."""
     _bash(session, "ensure_debian_packages", "shellcheck")
     tools = os.path.join(TOOLS_VENV, "bin")
     session.run(os.path.join(tools, "ruff"), "check", "--no-cache", "--output-format", "concise", ".")
     session.run(os.path.join(tools, "ruff"), "format", "--no-cache", "--check", ".")
+    session.run(os.path.join(tools, "mypy"))  # the engine, as mypy.ini says
     session.run("shellcheck", *shell_scripts(REPO))
     session.run(os.path.join(tools, "pre-commit"), "validate-config", ".pre-commit-config.yaml")
     session.run(os.path.join(VENV, "bin", "yamllint"), "--strict", ".")

@@ -120,7 +120,7 @@ def go_duration_string(nanoseconds: int) -> str:
     return sign + text
 
 
-def parse_go_duration(text: str, path: str) -> int:
+def parse_go_duration(text: str, path: str) -> int:  # noqa: C901 - Go's time.ParseDuration branch for branch, to compare with it
     """time.ParseDuration in nanoseconds (metav1.Duration's JSON form); raises KubeletConfigError on bad input."""
 
     def invalid(reason="invalid duration"):

@@ -143,7 +143,7 @@ def _in_range(value: int | None, low: int, high: int) -> bool:
     return value is None or low <= value <= high
 
 
-def _scalar_rules(view: _View) -> list[str]:
+def _scalar_rules(view: _View) -> list[str]:  # noqa: C901 - validation.go's flat list of range rules, in its order
     """The plain range rules, in validation.go's order."""
     problems: list[str] = []
     lease = view.int("nodeLeaseDurationSeconds")

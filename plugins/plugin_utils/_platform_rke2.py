@@ -54,7 +54,7 @@ def lablabs_role(lablabs):
     return ""
 
 
-def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
+def _layout(variables, facts, files, intent, dropin_name, nodes, problems):  # noqa: C901 - one decision per RKE2 version and role, read top to bottom
     version = variables.get("kubelet_numa_rke2_version") or facts.get("rke2_version")
     minor = version_minor(version, "kubelet_numa_rke2_version", "an RKE2 version such as v1.32.5+rke2r1", problems)
     role = variables.get("kubelet_numa_rke2_role") or facts.get("rke2_role")

@@ -238,7 +238,7 @@ def check_outputs(outputs):
                 raise RenderPathError("%s: is both a file and the directory of %s among the host's outputs" % (seen[parts[:length]], path))
 
 
-def write_host(dest, host, outputs, check_mode=False):
+def write_host(dest, host, outputs, check_mode=False):  # noqa: C901 - each safety check sits beside the write it guards
     """Write outputs ([(path relative to the host dir, text)]) as <dest>/<host>/<path>, replacing what the manifest lists.
 
     Returns warnings (files the manifest lists that were changed by someone else and are left alone). Raises

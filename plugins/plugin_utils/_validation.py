@@ -121,7 +121,7 @@ def _check_unknown_fields(config):
         raise KubeletConfigError(problems)
 
 
-def _parse_reserved_memory(config):
+def _parse_reserved_memory(config):  # noqa: C901 - validation_reserved_memory.go's checks, in its order
     """reservedMemory items with the kubelet's configuration validation (validation_reserved_memory.go)."""
     items = config.get("reservedMemory")
     if items is None:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The lint tools pinned twice agree: the pre-commit hook runs the ruff version that scripts/test's lint stage runs."""
+"""The lint tools pinned twice agree: the pre-commit hooks run the ruff and mypy versions that scripts/test's lint stage runs."""
 
 from __future__ import annotations
 
@@ -26,6 +26,11 @@ def _hook(hook_id):
 @pytest.mark.parametrize("hook", ["ruff-check", "ruff-format"])
 def test_pre_commit_ruff_is_the_pinned_ruff(hook):
     assert _hook(hook)["additional_dependencies"] == ["ruff==%s" % _pins("requirements-tools.txt")["ruff"]]
+
+
+def test_pre_commit_mypy_is_the_pinned_mypy():
+    pins = _pins("requirements-tools.txt")
+    assert _hook("mypy")["additional_dependencies"] == ["mypy==%s" % pins["mypy"], "types-PyYAML==%s" % pins["types-PyYAML"]]
 
 
 def test_tool_pins_stay_out_of_the_test_virtualenv():

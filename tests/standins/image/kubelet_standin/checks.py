@@ -110,7 +110,7 @@ def parse_reserved_memory_config(config):
     return reserved
 
 
-def memory_manager(config, machine):
+def memory_manager(config, machine):  # noqa: C901 - memorymanager.NewManager's checks, in the kubelet's order
     """memorymanager.NewManager: return {node: {type: bytes}} for Static, None for policy None."""
     policy = config.get("memoryManagerPolicy")
     reserved = parse_reserved_memory_config(config)

@@ -152,7 +152,7 @@ def parse_reserved_memory(value):
     return entries
 
 
-def parse_flags(argv):
+def parse_flags(argv):  # noqa: C901 - one pass over argv, a branch per kind of kubelet flag
     """Split argv into the kubelet's own flags; return (config_path, config_dir, root_dir, cert_dir, overrides).
 
     overrides is a list of (config key, value, how) in command-line order; how is "map" (first use replaces
