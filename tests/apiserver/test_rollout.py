@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 import yaml
 from conftest import FAIL_MARKER, HOSTS, LAYOUT, PLATFORM, dropin
@@ -62,6 +63,16 @@ def summary_rows(output):
         if name in HOSTS:
             rows[name] = text
     return rows
+
+
+def wait_for_start(fleet, host, count, timeout=60):
+    """The kubelet stand-in's start record `count`: it is written once the checkpoints are, after /healthz answers (the
+    kubelet starts its container manager after it serves healthz), so a Ready node may not have recorded it yet."""
+    deadline = time.time() + timeout
+    while len(fleet.starts(host)) < count:
+        assert time.time() < deadline, f"{host}: no kubelet start {count} recorded within {timeout} s"
+        time.sleep(0.5)
+    return fleet.starts(host)[count - 1]
 
 
 def failure_messages(output):
@@ -197,14 +208,16 @@ def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_
     # Builds on the rolled fleet of the previous test and leaves it as it was. rollout-n2's kubelet is restarted with
     # an extra flag from a systemd drop-in, which no file numa.kubelet plans from carries: its files and its
     # checkpoint still match the plan, only the config the kubelet runs with differs.
+    before = len(fleet.starts("rollout-n2"))
     fleet.sh(
         "rollout-n2",
         "mkdir -p %s && printf '[Service]\\nEnvironment=KUBELET_KUBECONFIG_ARGS=--topology-manager-scope=pod\\n' > %s "
         "&& systemctl daemon-reload && systemctl restart kubelet" % (os.path.dirname(EXTRA_FLAG_DROPIN), EXTRA_FLAG_DROPIN),
     )
     try:
+        # Ready alone came after the start record when the stand-in wrote it before /healthz; now wait for the record.
+        assert wait_for_start(fleet, "rollout-n2", before + 1)["effective_config"]["topologyManagerScope"] == "pod"
         fleet.wait_ready()
-        assert fleet.starts("rollout-n2")[-1]["effective_config"]["topologyManagerScope"] == "pod"
         node_local = fleet.playbook("numa.kubelet.verify")
         assert node_local.returncode == 0, node_local.stdout  # the files and the checkpoint cannot show it
         result = fleet.playbook("numa.kubelet.verify", *verify_vars(fleet))
@@ -216,7 +229,9 @@ def test_verify_with_the_kubeconfig_names_the_configz_field_the_running_kubelet_
         for host in ("rollout-n1", "rollout-n3"):
             assert host + CONFIGZ_MATCHES in flat(result.stdout), result.stdout
     finally:
+        before = len(fleet.starts("rollout-n2"))
         fleet.sh("rollout-n2", f"rm -f {EXTRA_FLAG_DROPIN} && systemctl daemon-reload && systemctl restart kubelet")
+        wait_for_start(fleet, "rollout-n2", before + 1)
         fleet.wait_ready()
 
 
