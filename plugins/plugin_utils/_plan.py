@@ -152,13 +152,13 @@ def plan_host(variables, facts):
     return plan
 
 
-def _compute(layers_for, intent, split, nodes, capacity, problems):
+def _compute(layers_for, host: "_Host", problems):
     """Reservation on the effective config with our settings (reservedMemory left to the kubelet's default first)."""
-    settings = dict(intent)
-    effective = layers_for(settings).effective()
+    settings = dict(host.intent)
+    effective = layers_for(settings).effective(host.kubelet_version)
     if effective.get("memoryManagerPolicy") == MEMORY_MANAGER_STATIC:
         try:
-            settings["reservedMemory"] = reserved_memory(effective, nodes, split, capacity)
+            settings["reservedMemory"] = reserved_memory(effective, host.nodes, host.split, host.capacity)
         except KubeletConfigError as exc:
             problems.extend(exc.problems)
             return settings, None
@@ -207,16 +207,17 @@ def _restart_kind(before, effective, capacity, state_text, expected):
 
 
 def _finish(layout, host: _Host, problems: list[str]):
-    settings, layers = _compute(layout.layers_for, host.intent, host.split, host.nodes, host.capacity, problems)
+    settings, layers = _compute(layout.layers_for, host, problems)
     if layers is None:
         raise PlanError(problems)
     _overrides_of_ours(layers, set(settings), problems)
-    effective = layers.effective()
-    report = check_kubelet_config(effective, host.nodes, host.capacity, host.kubelet_version)
+    # Defaulted as the node's kubelet defaults it, so a value the user wrote is judged as that kubelet reads it.
+    effective = layers.effective(host.kubelet_version)
+    report = check_kubelet_config(effective, host.nodes, host.capacity, host.kubelet_version, defaulted_by=host.kubelet_version)
     problems.extend(report.errors)
     if problems:
         raise PlanError(problems)
-    before = layout.before.effective()
+    before = layout.before.effective(host.kubelet_version)
     reserved = settings.get("reservedMemory") or []
     expected = {"policyName": effective.get("memoryManagerPolicy") or "None", "systemReserved": expected_state(reserved)}
     restart, reset_cpu = _restart_kind(before, effective, host.capacity, host.files.get(host.root_dir + "/memory_manager_state"), expected)

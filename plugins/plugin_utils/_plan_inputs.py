@@ -177,8 +177,9 @@ class KubeletLayers:
         self.flags = list(flags or [])
         self.ours = ours
 
-    def effective(self):
-        return effective_kubelet_config(self.main, [document for _path, document in self.dropins], self.flags)
+    def effective(self, kubelet_version: str | None = None) -> dict:
+        """The config this kubelet runs with, defaulted as kubelet_version (None: 1.36) defaults it."""
+        return effective_kubelet_config(self.main, [document for _path, document in self.dropins], self.flags, kubelet_version)
 
     def describe(self):
         return {

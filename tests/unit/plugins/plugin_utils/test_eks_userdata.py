@@ -59,3 +59,24 @@ def test_the_classes_kubelet_version_chooses_the_rules(family):
     assert [problem for problem in problems if "kubelet_version" in problem] == [
         'node_classes[0] (m5): kubelet_version: 1.33 is not a kubelet version such as "1.33" (a quoted string: YAML reads 1.30 as the number 1.3)'
     ]
+
+
+@pytest.mark.parametrize("family", ["AL2023", "AL2"])
+def test_the_classes_kubelet_config_carries_its_kubelets_defaults(family):
+    classes = render_node_classes([node_class(ami_family=family, kubelet_version="1.33"), node_class(name="m5-136", ami_family=family)])["classes"]
+    old, new = classes["m5"]["kubelet_config"], classes["m5-136"]["kubelet_config"]
+    assert "imagePullCredentialsVerificationPolicy" not in old and old["failCgroupV1"] is False
+    assert new["imagePullCredentialsVerificationPolicy"] == "NeverVerifyPreloadedImages" and new["failCgroupV1"] is True
+
+
+IMAGE_POLICY_REFUSED = (
+    "imagePullCredentialsVerificationPolicy: invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if "
+    "KubeletEnsureSecretPulledImages feature gate is not enabled"
+)
+
+
+def test_a_value_equal_to_a_newer_kubelets_default_is_refused_by_the_classes_kubelet():
+    intent = dict(STATIC, imagePullCredentialsVerificationPolicy="NeverVerifyPreloadedImages")
+    assert problems_of([node_class(intent=intent, kubelet_version="1.33")]) == [f"node_classes[0] (m5): {IMAGE_POLICY_REFUSED}"]
+    accepted = render_node_classes([node_class(intent=intent, kubelet_version="1.36")])["classes"]["m5"]["kubelet_config"]
+    assert accepted["imagePullCredentialsVerificationPolicy"] == "NeverVerifyPreloadedImages"

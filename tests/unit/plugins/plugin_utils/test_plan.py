@@ -649,6 +649,41 @@ def test_kubelet_numa_kubelet_version_chooses_the_rules_of_a_kubeadm_node(variab
     assert [warning.split(" (")[0] for warning in result["warnings"] if warning.startswith("kubelet_version: ")] == expected
 
 
+IMAGE_POLICY = {"imagePullCredentialsVerificationPolicy": "NeverVerifyPreloadedImages"}
+IMAGE_POLICY_REFUSED = (
+    "imagePullCredentialsVerificationPolicy: invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if "
+    "KubeletEnsureSecretPulledImages feature gate is not enabled"
+)
+RKE2_USER_DROPIN = "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/40-user.conf"
+
+
+@pytest.mark.parametrize(("version", "refused"), [("1.33", True), ("1.36", False)])
+def test_a_value_equal_to_a_newer_kubelets_default_is_judged_by_the_nodes_kubelet(version, refused):
+    # v1.36 defaults the policy to NeverVerifyPreloadedImages; kubelet 1.33 refuses it set while its gate is off.
+    intent = dict(INTENT, **IMAGE_POLICY)
+    if refused:
+        with pytest.raises(PlanError) as raised:
+            plan("kubeadm", {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}, intent=intent, kubelet_numa_kubelet_version=version)
+        assert raised.value.problems == [IMAGE_POLICY_REFUSED]
+    else:
+        result = plan("kubeadm", {"/var/lib/kubelet/config.yaml": KUBEADM_MAIN}, intent=intent, kubelet_numa_kubelet_version=version)
+        assert result["kubelet_config"]["imagePullCredentialsVerificationPolicy"] == "NeverVerifyPreloadedImages"
+
+
+@pytest.mark.parametrize(("version", "refused"), [("v1.33.1+rke2r1", True), ("v1.36.0+rke2r1", False)])
+def test_an_rke2_users_dropin_is_judged_by_the_nodes_kubelet(version, refused):
+    files = {RKE2_USER_DROPIN: "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n" + yaml.safe_dump(IMAGE_POLICY)}
+    if refused:
+        with pytest.raises(PlanError) as raised:
+            plan("rke2", files, kubelet_numa_rke2_version=version, kubelet_numa_rke2_role="agent")
+        assert raised.value.problems == [IMAGE_POLICY_REFUSED]
+    else:
+        result = plan("rke2", files, kubelet_numa_rke2_version=version, kubelet_numa_rke2_role="agent")
+        assert result["kubelet_config"]["imagePullCredentialsVerificationPolicy"] == "NeverVerifyPreloadedImages"
+        # The plan's before and after are defaulted alike: our drop-in's first write resets, nothing else differs.
+        assert result["restart"] == "reset"
+
+
 def test_the_users_kubelet_version_wins_over_the_platforms():
     result = plan("rke2", {}, kubelet_numa_rke2_version="v1.32.5+rke2r1", kubelet_numa_rke2_role="agent", kubelet_numa_kubelet_version="1.31")
     assert not [warning for warning in result["warnings"] if warning.startswith("kubelet_version: ")]
