@@ -72,17 +72,18 @@ def _al2_flags(node_class: dict, path: str, pods: int) -> tuple[dict | None, lis
             raise PlanError(["the topology lists no CPUs; bootstrap.sh reserves CPU by the node's nproc, so give cpus per NUMA node"])
         base = al2_base_config(pods, vcpus, node_class.get("use_max_pods", True))
         settings = _al2_flags_settings(intent, base)
-        # Defaulted as the class's kubelet defaults it, so a value the user wrote is judged as that kubelet reads it.
-        kubelet_version = node_class.get("kubelet_version")
-        effective = effective_kubelet_config(base, [], kubelet_flags(settings), kubelet_version)
+        effective = effective_kubelet_config(base, [], kubelet_flags(settings))
         percentage = percentage_memory_problems(effective, path)
         if percentage:
             return None, percentage
         if effective.get("memoryManagerPolicy") == MEMORY_MANAGER_STATIC:
             settings["reservedMemory"] = reserved_memory(effective, nodes, split, capacity)
         flags = kubelet_flags(settings)
-        effective = effective_kubelet_config(base, [], flags, kubelet_version)
-        report = check_kubelet_config(effective, nodes, capacity, kubelet_version, defaulted_by=kubelet_version)
+        effective = effective_kubelet_config(base, [], flags)
+        # Checked as defaulted by the class's kubelet, so a value the user wrote is judged as that kubelet reads it.
+        kubelet_version = node_class.get("kubelet_version")
+        checked = effective_kubelet_config(base, [], flags, kubelet_version)
+        report = check_kubelet_config(checked, nodes, capacity, kubelet_version, defaulted_by=kubelet_version)
         if report.errors:
             raise KubeletConfigError(report.errors)
     except (KubeletConfigError, EksError) as exc:

@@ -155,7 +155,7 @@ def plan_host(variables, facts):
 def _compute(layers_for, host: "_Host", problems):
     """Reservation on the effective config with our settings (reservedMemory left to the kubelet's default first)."""
     settings = dict(host.intent)
-    effective = layers_for(settings).effective(host.kubelet_version)
+    effective = layers_for(settings).effective()
     if effective.get("memoryManagerPolicy") == MEMORY_MANAGER_STATIC:
         try:
             settings["reservedMemory"] = reserved_memory(effective, host.nodes, host.split, host.capacity)
@@ -211,13 +211,13 @@ def _finish(layout, host: _Host, problems: list[str]):
     if layers is None:
         raise PlanError(problems)
     _overrides_of_ours(layers, set(settings), problems)
-    # Defaulted as the node's kubelet defaults it, so a value the user wrote is judged as that kubelet reads it.
-    effective = layers.effective(host.kubelet_version)
-    report = check_kubelet_config(effective, host.nodes, host.capacity, host.kubelet_version, defaulted_by=host.kubelet_version)
+    effective = layers.effective()
+    # Checked as defaulted by the node's kubelet, so a value the user wrote is judged as that kubelet reads it.
+    report = check_kubelet_config(layers.effective(host.kubelet_version), host.nodes, host.capacity, host.kubelet_version, defaulted_by=host.kubelet_version)
     problems.extend(report.errors)
     if problems:
         raise PlanError(problems)
-    before = layout.before.effective(host.kubelet_version)
+    before = layout.before.effective()
     reserved = settings.get("reservedMemory") or []
     expected = {"policyName": effective.get("memoryManagerPolicy") or "None", "systemReserved": expected_state(reserved)}
     restart, reset_cpu = _restart_kind(before, effective, host.capacity, host.files.get(host.root_dir + "/memory_manager_state"), expected)

@@ -61,14 +61,6 @@ def test_the_classes_kubelet_version_chooses_the_rules(family):
     ]
 
 
-@pytest.mark.parametrize("family", ["AL2023", "AL2"])
-def test_the_classes_kubelet_config_carries_its_kubelets_defaults(family):
-    classes = render_node_classes([node_class(ami_family=family, kubelet_version="1.33"), node_class(name="m5-136", ami_family=family)])["classes"]
-    old, new = classes["m5"]["kubelet_config"], classes["m5-136"]["kubelet_config"]
-    assert "imagePullCredentialsVerificationPolicy" not in old and old["failCgroupV1"] is False
-    assert new["imagePullCredentialsVerificationPolicy"] == "NeverVerifyPreloadedImages" and new["failCgroupV1"] is True
-
-
 IMAGE_POLICY_REFUSED = (
     "imagePullCredentialsVerificationPolicy: invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if "
     "KubeletEnsureSecretPulledImages feature gate is not enabled"
