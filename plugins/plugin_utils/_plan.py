@@ -152,7 +152,7 @@ def plan_host(variables, facts):
     return plan
 
 
-def _compute(layers_for, host: "_Host", problems):
+def _compute(layers_for, host: _Host, problems):
     """Reservation on the effective config with our settings (reservedMemory left to the kubelet's default first)."""
     settings = dict(host.intent)
     effective = layers_for(settings).effective()
