@@ -14,7 +14,9 @@ when it is set too.
 from __future__ import annotations
 
 import pytest
-from kits import fail_when_no_test_passed, required_kit_script
+from kits import fail_when_no_test_passed, kit_script, required_kit_script
+
+from ansible_collections.numa.kubelet.tests.oracle.test_real_kubelet import Oracle
 
 NODEADM_ENV = "NUMA_KUBELET_NODEADM_CONFIG"
 
@@ -23,6 +25,13 @@ NODEADM_ENV = "NUMA_KUBELET_NODEADM_CONFIG"
 def nodeadm_config_path():
     """nodeadm-config; skips everything here when NUMA_KUBELET_NODEADM_CONFIG is unset, fails when it names nothing usable."""
     return required_kit_script(NODEADM_ENV, "nodeadm-config", "nodeadm")
+
+
+@pytest.fixture(scope="session")
+def kubelet_oracle(tmp_path_factory):
+    """The real kubelet, for every test file here, when NUMA_KUBELET_ORACLE is set (scripts/test's nodeadm stage sets it where it exists)."""
+    script = kit_script("NUMA_KUBELET_ORACLE", "kubelet-check")
+    return None if script is None else Oracle(script, tmp_path_factory.mktemp("kubelet-oracle"))
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -30,7 +30,6 @@ from ansible_collections.numa.kubelet.tests.nodeadm.test_nodeadm_config import (
     planned_bytes,
     require_verdict,
 )
-from ansible_collections.numa.kubelet.tests.nodeadm.test_nodeadm_config import kubelet_oracle as kubelet_oracle
 from ansible_collections.numa.kubelet.tests.unit.plugins.modules.fake_sysfs import make_tree
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_boot_split_differential import PYTHON
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_eks_boot_split import MIXED, mixed_class

@@ -22,7 +22,6 @@ import subprocess
 
 import pytest
 import yaml
-from kits import kit_script
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._allocatable import memory_reservation
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config
@@ -30,7 +29,6 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_al2023 import mi
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import EksUserDataError, render_node_classes
 from ansible_collections.numa.kubelet.tests.oracle.test_real_kubelet import (
     KubeletInputs,
-    Oracle,
     filled,
     quantity_bytes,
     require_verdict,
@@ -89,13 +87,6 @@ def planned_bytes(reserved, count):
     for item in reserved:
         planned[item["numaNode"]] += quantity_bytes(item["limits"]["memory"])
     return planned
-
-
-@pytest.fixture(scope="session")
-def kubelet_oracle(tmp_path_factory):
-    """The real kubelet when NUMA_KUBELET_ORACLE is set (scripts/test's nodeadm stage sets it where it exists)."""
-    script = kit_script("NUMA_KUBELET_ORACLE", "kubelet-check")
-    return None if script is None else Oracle(script, tmp_path_factory.mktemp("kubelet-oracle"))
 
 
 def check_on_the_real_kubelet(kubelet_oracle, topology, base, dropin, reserved, what):
