@@ -102,6 +102,8 @@ def kubelet_config(paths: dict, maps: list) -> dict:
         config = {key: value for key, value in config.items() if value not in ({}, [])}
     for name in names:
         config = merge_patch(config, _json(os.path.join(directory, name)))
+    if names and config.get("evictionHard") is None:
+        config["evictionHard"] = {}  # as _effective: the marshal dropped it and nothing defaults it again
     seen = set()
     for field_name, mapping in maps:
         config[field_name] = dict(config[field_name], **mapping) if field_name in seen else mapping

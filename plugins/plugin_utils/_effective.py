@@ -201,4 +201,8 @@ def effective_kubelet_config(main=None, dropins=(), flags=(), kubelet_version=No
         for index, dropin in enumerate(dropins):
             config = merge_patch(config, _document(dropin, "dropins[%d]" % index))
         config = set_defaults(config, kubelet_version)
+        if config.get("evictionHard") is None:
+            # The only default evictionHard is the main file's (server.go loadConfigFile); one the marshal dropped
+            # ({}) stays nil: no hard-eviction threshold, so no memory term (verified on the kubelet 1.31 to 1.36).
+            config["evictionHard"] = {}
     return apply_flag_overrides(config, parse_kubelet_flags(flags).overrides)

@@ -168,4 +168,4 @@ def test_layering_without_main_file_has_no_default_eviction(tmp_path):
     (tmp_path / "10-a.conf").write_text(json.dumps({"kubeReserved": {"memory": "1Gi"}}))
     (tmp_path / DROPIN_NAME).write_text(json.dumps({"kubeReserved": {"memory": "9Gi"}}))
     (tmp_path / "20-b.txt").write_text("ignored: not *.conf")
-    assert kubelet_config({"config-dir": str(tmp_path)}, []) == {"kubeReserved": {"memory": "1Gi"}}
+    assert kubelet_config({"config-dir": str(tmp_path)}, []) == {"kubeReserved": {"memory": "1Gi"}, "evictionHard": {}}

@@ -67,6 +67,7 @@ KUBELETS = [
         ["--kube-reserved=cpu=100m", "--kube-reserved=memory=2Gi", "--eviction-hard", "memory.available<300Mi"],
     ),
     ("a flag replaces the whole map", NODEADM_BASE, [NODEADM_DROPIN], ["--eviction-hard=nodefs.available<10%"]),
+    ("an empty evictionHard under a drop-in", {"kubeReserved": {"memory": "1Gi"}, "evictionHard": {}}, [NODEADM_DROPIN], []),
     ("a zero eviction threshold", {"evictionHard": {"memory.available": "0"}}, [NODEADM_DROPIN], []),
     ("nothing reserved", {"evictionHard": {"memory.available": "0%"}}, [NODEADM_DROPIN], []),
     ("a NUMA node too small", NODEADM_BASE, [dict(NODEADM_DROPIN, kubeReserved={"memory": "40Gi"})], []),

@@ -48,6 +48,14 @@ def test_the_dropin_merge_drops_empty_lists_and_redefaults():
     assert effective_kubelet_config(dict(HEADER, enforceNodeAllocatable=[]), [HEADER])["enforceNodeAllocatable"] == ["pods"]
 
 
+def test_an_empty_eviction_hard_in_the_main_file_stays_without_a_memory_term_under_a_dropin():
+    # Verified on the kubelet 1.31, 1.33 and 1.36.2 (2x16Gi, kubeReserved 1Gi, systemReserved 512Mi, evictionHard {}
+    # and a drop-in setting only maxPods): 768Mi per NUMA node accepted, 818Mi refused with "1636Mi" ... "1536Mi".
+    main = dict(HEADER, kubeReserved={"memory": "1Gi"}, systemReserved={"memory": "512Mi"}, evictionHard={})
+    assert total(effective_kubelet_config(main)) == "1536Mi"
+    assert total(effective_kubelet_config(main, [dict(HEADER, maxPods=100)])) == "1536Mi"
+
+
 def test_rke2_before_1_32_eviction_flag_replaces_the_map():
     config = effective_kubelet_config(
         None, [], ["--eviction-hard=imagefs.available<5%,nodefs.available<5%", "--kube-reserved=memory=512Mi", "--system-reserved=memory=412Mi"]
