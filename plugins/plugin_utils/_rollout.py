@@ -810,6 +810,10 @@ def rollout_plan(
         label_domains, unavailable, found = node_availability(nodes, {host: (node_names or {}).get(host) or host for host in hosts}, domain_label)
         domains = domains or label_domains
         problems.extend(found)
+        # kubelet_numa_rollout_serial keeps its meaning, a batch size: Nodes unavailable before the rollout count only
+        # against an explicit max_unavailable (a node cordoned by hand would otherwise use up serial 1 and stop it).
+        if use_serial:
+            unavailable = {}
     plan = batch_plan(
         hosts,
         serial if use_serial else max_unavailable,

@@ -123,6 +123,14 @@ def test_a_converged_host_takes_no_room_and_goes_after_the_canary():
     assert batch_plan(HOSTS, 1, pending={host: False for host in HOSTS})["batches"] == [HOSTS]
 
 
+def test_serial_stays_a_batch_size_nodes_unavailable_before_count_only_against_max_unavailable():
+    nodes = {"items": [node("n1"), node("n2", unschedulable=True), node("n3", ready="False")]}
+    plan = rollout_plan(["n1", "n2", "n3"], serial=1, nodes=nodes)
+    assert plan["problems"] == [] and plan["batches"] == [["n1"], ["n2"], ["n3"]] and plan["skipped"] == {}
+    plan = rollout_plan(["n1", "n2", "n3"], max_unavailable=1, nodes=nodes)
+    assert plan["batches"] == [] and plan["problems"][0].startswith("kubelet_numa_rollout_max_unavailable: 1 allows 1 unavailable node(s) in the fleet, and 2")
+
+
 def test_serial_stands_in_for_an_empty_max_unavailable_with_its_own_words():
     assert rollout_plan(HOSTS, max_unavailable="", serial=3)["batches"] == [["n1"], ["n2", "n3", "n4"], ["n5", "n6"]]
     assert rollout_plan(HOSTS, max_unavailable=None, serial="50%", canary=0)["sizes"] == [3, 3]
