@@ -13,18 +13,15 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError, plain_data
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import type_name
-from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import (
-    configz_drift,
-    drift,
-    halt_reason,
-    host_problems,
-    intent_conflicts,
-    intent_digest,
-    process_started_at,
-    ready_since,
-    roll_decision,
-    rollout_plan,
-    serial_problems,
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import drift, host_problems, intent_conflicts, serial_problems
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_budget import halt_reason, rollout_plan
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_configz import configz_drift
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_resume import intent_digest, process_started_at, ready_since, roll_decision
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_summary import (
+    failed_record,
+    failure_lines,
+    halted_record,
+    rolled_record,
     summary_lines,
 )
 
@@ -70,7 +67,7 @@ def ready_since_filter(node, started):
         raise AnsibleFilterError(f"_ready_since: {exc}") from exc
 
 
-def rollout_summary_filter(hosts):
+def rollout_summary_filter(hosts, skipped=None):
     """The rollout's summary table, line by line."""
     hosts = plain_data(hosts)
     if not isinstance(hosts, list) or not all(isinstance(host, dict) and "host" in host for host in hosts):
@@ -78,9 +75,32 @@ def rollout_summary_filter(hosts):
             f"_rollout_summary: the input must be a list of {{host, platform, reserved_memory, result, healed}}, got {hosts!r} ({type_name(hosts)})"
         )
     try:
-        return summary_lines(hosts)
+        return summary_lines(hosts, {str(host): str(reason) for host, reason in (plain_data(skipped) or {}).items()})
     except (KeyError, TypeError, AttributeError) as exc:
         raise AnsibleFilterError(f"_rollout_summary: a host's entry is not as documented (a missing key or a wrong type) in {hosts!r}") from exc
+
+
+def rollout_result_filter(facts):
+    """A host's kubelet_numa_rollout_result record, from what its roll holds."""
+    facts = plain_data(facts)
+    if not isinstance(facts, dict) or not ({"halt", "failure", "decision"} & set(facts)):
+        raise AnsibleFilterError(f"_rollout_result: the input must be a mapping with halt, failure or decision, got {facts!r} ({type_name(facts)})")
+    try:
+        if "halt" in facts:
+            return halted_record(str(facts["halt"]))
+        if "failure" in facts:
+            return failed_record(facts["failure"] or {}, facts.get("decision") or {}, facts.get("probe") or {})
+        return rolled_record(facts["decision"] or {}, list(facts.get("control_lost") or []), str(facts.get("control_host") or ""))
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise AnsibleFilterError(f"_rollout_result: the input is not as documented (a missing key or a wrong type) in {facts!r}") from exc
+
+
+def rollout_failures_filter(results, max_failures=0, canary=None):
+    """The lines of the rollout's final failure, per host."""
+    results = plain_data(results)
+    if not isinstance(results, dict) or not all(isinstance(record, dict) for record in results.values()):
+        raise AnsibleFilterError(f"_rollout_failures: the input must map each host to its record, got {results!r} ({type_name(results)})")
+    return failure_lines(results, int(max_failures or 0), [str(host) for host in plain_data(canary) or []])
 
 
 def rollout_host_problems_filter(host):
@@ -94,6 +114,7 @@ def rollout_host_problems_filter(host):
         raise AnsibleFilterError(f"_rollout_host_problems: the host's checks are not as documented (a missing key or a wrong type) in {host!r}") from exc
 
 
+# Eleven parameters: the filter's documented keyword arguments, one per variable of the rollout that shapes the plan.
 def rollout_plan_filter(
     hosts,
     max_unavailable="",
@@ -162,4 +183,6 @@ class FilterModule:
             "_rollout_host_problems": rollout_host_problems_filter,
             "_rollout_plan": rollout_plan_filter,
             "_rollout_halt": rollout_halt_filter,
+            "_rollout_result": rollout_result_filter,
+            "_rollout_failures": rollout_failures_filter,
         }

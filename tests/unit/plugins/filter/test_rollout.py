@@ -100,3 +100,22 @@ def test_rollout_host_problems_refuses_what_is_not_a_hosts_checks():
     ):
         host_problems({"name": "n1", "config": {}, "kubeconfig": "/k", "kubeconfig_exists": False})
     assert host_problems({"name": "n1", "config": {}}) == ["n1: kubelet_numa_config is empty: there is nothing to roll out on this host"]
+
+
+def test_rollout_result_builds_the_record_the_roll_keeps():
+    result = FilterModule().filters()["_rollout_result"]
+    assert result({"halt": "the canary n1 failed"}) == {"result": "untouched", "message": "halted before its batch: the canary n1 failed"}
+    assert result({"decision": {"message": "uncordoned"}, "control_lost": []}) == {"result": "applied", "message": "uncordoned"}
+    failure = {"step": "drain", "result": {"msg": "timeout"}}
+    assert result({"failure": failure, "decision": {"owner": None}, "probe": {}})["step"] == "drain"
+    with pytest.raises(AnsibleFilterError, match=r"^_rollout_result: the input must be a mapping with halt, failure or decision, got \['n1'\] \(list\)$"):
+        result(["n1"])
+    with pytest.raises(AnsibleFilterError, match=r"^_rollout_result: the input is not as documented"):
+        result({"decision": {}, "control_lost": [["drain"]]})
+
+
+def test_rollout_failures_says_each_failed_host():
+    failures = FilterModule().filters()["_rollout_failures"]
+    assert failures({"n1": {"result": "failed", "step": "drain", "message": "timeout"}}) == {"n1": "numa.kubelet.rollout halted at n1 (drain): timeout"}
+    with pytest.raises(AnsibleFilterError, match=r"^_rollout_failures: the input must map each host to its record, got \['n1'\] \(list\)$"):
+        failures(["n1"])

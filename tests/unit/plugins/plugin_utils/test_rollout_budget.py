@@ -11,12 +11,14 @@ import random
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import (
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_budget import (
+    Fleet,
     batch_plan,
     budget_problems,
     group_domains,
     halt_reason,
     node_availability,
+    outside_unavailable,
     rollout_plan,
     scaled_budget,
 )
@@ -84,21 +86,21 @@ def test_the_canary_goes_first_on_its_own_then_batches_fill_the_budget():
 
 def test_each_failure_domain_keeps_its_own_budget():
     # 50% of 3 per zone rounds down to 1; 50% of the fleet is 3.
-    plan = batch_plan(HOSTS, "50%", canary=0, domains=ZONES)
+    plan = batch_plan(HOSTS, "50%", canary=0, fleet=Fleet(domains=ZONES))
     assert plan["budget"] == {"fleet": 3, "a": 1, "b": 1}
     assert plan["batches"] == [["n1", "n4"], ["n2", "n5"], ["n3", "n6"]]
 
 
 def test_a_node_unavailable_already_is_not_rolled_and_takes_room_the_whole_time():
-    plan = batch_plan(HOSTS, 2, canary=0, domains=ZONES, unavailable={"n2": "NotReady"})
+    plan = batch_plan(HOSTS, 2, canary=0, fleet=Fleet(domains=ZONES, unavailable={"n2": "NotReady"}))
     assert plan["skipped"] == {"n2": "NotReady"}
     assert plan["batches"] == [["n1"], ["n3"], ["n4"], ["n5"], ["n6"]]
     # Without it, two at a time.
-    assert batch_plan(HOSTS, 2, canary=0, domains=ZONES)["batches"] == [["n1", "n2"], ["n3", "n4"], ["n5", "n6"]]
+    assert batch_plan(HOSTS, 2, canary=0, fleet=Fleet(domains=ZONES))["batches"] == [["n1", "n2"], ["n3", "n4"], ["n5", "n6"]]
 
 
 def test_a_budget_used_up_by_nodes_unavailable_already_is_refused_naming_them():
-    plan = batch_plan(HOSTS, 1, unavailable={"n3": "cordoned"})
+    plan = batch_plan(HOSTS, 1, fleet=Fleet(unavailable={"n3": "cordoned"}))
     assert plan["batches"] == []
     assert plan["problems"] == [
         (
@@ -107,20 +109,20 @@ def test_a_budget_used_up_by_nodes_unavailable_already_is_refused_naming_them():
         )
     ]
     # One domain used up: its hosts could never roll, the other's could, and nothing starts.
-    plan = batch_plan(HOSTS, "50%", domains=ZONES, unavailable={"n2": "NotReady"})
+    plan = batch_plan(HOSTS, "50%", fleet=Fleet(domains=ZONES, unavailable={"n2": "NotReady"}))
     assert plan["problems"] == [
         (
             "kubelet_numa_rollout_max_unavailable: 50% allows 1 unavailable node(s) in failure domain a, and 1 already are (n2: NotReady): "
             "n1, n3 could never be rolled. Bring those nodes back, leave them out of the rollout, or raise the budget"
         )
     ]
-    assert batch_plan(HOSTS, 2, domains=ZONES, unavailable={"n2": "NotReady"})["problems"] == []
+    assert batch_plan(HOSTS, 2, fleet=Fleet(domains=ZONES, unavailable={"n2": "NotReady"}))["problems"] == []
 
 
 def test_a_converged_host_takes_no_room_and_goes_after_the_canary():
-    plan = batch_plan(HOSTS, 1, pending={"n2": False, "n5": False})
+    plan = batch_plan(HOSTS, 1, fleet=Fleet(pending={"n2": False, "n5": False}))
     assert plan["batches"] == [["n1"], ["n3", "n2", "n5"], ["n4"], ["n6"]] and plan["converged"] == ["n2", "n5"]
-    assert batch_plan(HOSTS, 1, pending={host: False for host in HOSTS})["batches"] == [HOSTS]
+    assert batch_plan(HOSTS, 1, fleet=Fleet(pending={host: False for host in HOSTS}))["batches"] == [HOSTS]
 
 
 def test_serial_stays_a_batch_size_nodes_unavailable_before_count_only_against_max_unavailable():
@@ -249,9 +251,9 @@ def test_the_first_failure_halts_by_default_and_a_failed_canary_always():
 
 
 def test_a_failed_host_counts_in_its_domain_and_converged_hosts_take_no_room():
-    plan = batch_plan(HOSTS, 4, canary=0, max_failures=2, domains=ZONES, pending={"n6": False})
+    plan = batch_plan(HOSTS, 4, canary=0, max_failures=2, fleet=Fleet(domains=ZONES, pending={"n6": False}))
     assert halt_reason(plan, ["n1"], ["n2", "n3", "n6"]) == ""
-    plan = batch_plan(HOSTS, "67%", canary=0, max_failures=2, domains=ZONES)
+    plan = batch_plan(HOSTS, "67%", canary=0, max_failures=2, fleet=Fleet(domains=ZONES))
     assert plan["budget"] == {"fleet": 4, "a": 2, "b": 2}
     assert halt_reason(plan, ["n1"], ["n2", "n3"]).startswith("the batch n2, n3 would make 3 node(s) unavailable in failure domain a, over its budget of 2")
 
@@ -264,7 +266,7 @@ def test_no_batch_ever_takes_the_fleet_or_a_domain_past_its_budget(seed):
     unavailable = {host: "NotReady" for host in hosts if rng.random() < 0.1}
     pending = {host: rng.random() < 0.8 for host in hosts}
     budget = rng.choice([1, 2, 3, 5, "10%", "25%", "50%", "100%"])
-    plan = batch_plan(hosts, budget, canary=rng.randint(0, 3), domains=domains, unavailable=unavailable, pending=pending)
+    plan = batch_plan(hosts, budget, canary=rng.randint(0, 3), fleet=Fleet(domains=domains, unavailable=unavailable, pending=pending))
     if plan["problems"]:
         assert plan["batches"] == []
         return
@@ -278,10 +280,52 @@ def test_no_batch_ever_takes_the_fleet_or_a_domain_past_its_budget(seed):
 
 
 def test_a_node_cordoned_already_is_rolled_without_more_room_and_counts_the_whole_time():
-    plan = batch_plan(HOSTS, 2, canary=1, unavailable={"n3": "cordoned", "n5": "NotReady, cordoned"})
+    plan = batch_plan(HOSTS, 2, canary=1, fleet=Fleet(unavailable={"n3": "cordoned", "n5": "NotReady, cordoned"}))
     assert plan["skipped"] == {"n5": "NotReady, cordoned"} and plan["unavailable"] == {"n3": "cordoned", "n5": "NotReady, cordoned"}
     # 2 - 2 already unavailable leaves no room: refused, naming both.
     assert plan["batches"] == [] and "and 2 already are (n3: cordoned, n5: NotReady, cordoned)" in plan["problems"][0]
-    plan = batch_plan(HOSTS, 3, canary=1, unavailable={"n3": "cordoned"})
+    plan = batch_plan(HOSTS, 3, canary=1, fleet=Fleet(unavailable={"n3": "cordoned"}))
     assert plan["batches"] == [["n1"], ["n2", "n4", "n3"], ["n5", "n6"]] and plan["skipped"] == {}
     assert halt_reason(dict(plan, max_failures=1), ["n2"], ["n5", "n6"]).startswith("the batch n5, n6 would make 4 node(s) unavailable in the fleet")
+
+
+def test_unavailable_nodes_outside_the_rollout_count_against_the_fleet_and_their_zone():
+    nodes = {
+        "items": [node(host, labels={"zone": ZONES[host]}) for host in HOSTS]
+        + [node("other-a", ready="False", labels={"zone": "a"}), node("other-c", unschedulable=True, labels={"zone": "c"}), node("spare", labels={"zone": "b"})]
+    }
+    assert outside_unavailable(nodes, HOSTS, "zone") == {"other-a": ("NotReady", "a"), "other-c": ("cordoned", "c")}
+    assert outside_unavailable(nodes, HOSTS) == {"other-a": ("NotReady", ""), "other-c": ("cordoned", "")}
+    plan = rollout_plan(HOSTS, max_unavailable=3, canary=0, nodes=nodes, domain_label="zone")
+    assert plan["problems"] == [] and plan["outside"] == {"other-a": {"reason": "NotReady", "domain": "a"}, "other-c": {"reason": "cordoned", "domain": "c"}}
+    # The fleet: 3 - 2 outside leaves one at a time; zone c has no targeted host, so no budget of its own.
+    assert plan["budget"] == {"fleet": 3, "a": 3, "b": 3} and plan["batches"] == [[host] for host in HOSTS]
+    # Zone a: a budget of 1 is used up by other-a, so its hosts could never roll; zone b's could, and nothing starts.
+    plan = rollout_plan(HOSTS, max_unavailable="50%", nodes=nodes, domain_label="zone")
+    assert plan["batches"] == [] and plan["problems"] == [
+        (
+            "kubelet_numa_rollout_max_unavailable: 50% allows 1 unavailable node(s) in failure domain a, and 1 already are "
+            "(other-a: NotReady (not in the rollout)): n1, n2, n3 could never be rolled. Bring those nodes back, leave them out of the "
+            "rollout, or raise the budget"
+        )
+    ]
+
+
+def test_unavailable_nodes_outside_count_only_against_an_explicit_max_unavailable():
+    nodes = {"items": [node(host) for host in HOSTS] + [node("other", ready="False")]}
+    plan = rollout_plan(HOSTS, serial=1, nodes=nodes)
+    assert plan["problems"] == [] and plan["outside"] == {} and plan["sizes"] == [1] * 6
+    assert rollout_plan(HOSTS, max_unavailable=1, nodes=nodes)["problems"][0].startswith(
+        "kubelet_numa_rollout_max_unavailable: 1 allows 1 unavailable node(s) in the fleet, and 1 already are (other: NotReady (not in the rollout))"
+    )
+
+
+def test_a_failed_host_and_an_unavailable_node_outside_together_halt_the_next_batch():
+    nodes = {"items": [node(host) for host in HOSTS] + [node("other", ready="False")]}
+    plan = rollout_plan(HOSTS, max_unavailable=3, max_failures=1, nodes=nodes)
+    assert plan["batches"] == [["n1"], ["n2", "n3"], ["n4", "n5"], ["n6"]]
+    assert halt_reason(plan, ["n2"], ["n4", "n5"]) == (
+        "the batch n4, n5 would make 4 node(s) unavailable in the fleet, over its budget of 3, "
+        "with the failed host(s) n2 still unavailable: no later batch starts"
+    )
+    assert halt_reason(plan, ["n2"], ["n6"]) == ""

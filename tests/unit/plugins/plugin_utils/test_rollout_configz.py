@@ -16,7 +16,7 @@ import yaml
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
-from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import configz_drift
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_configz import configz_drift
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(HERE))))

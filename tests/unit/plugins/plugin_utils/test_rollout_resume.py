@@ -9,7 +9,7 @@ import json
 import pytest
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
-from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import (
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_resume import (
     PROGRESS_ANNOTATION,
     intent_digest,
     process_started_at,

@@ -1,12 +1,21 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""_rollout.summary_lines: the rollout's summary table (roles/kubelet_numa_rollout/templates/summary.j2 prints it)."""
+"""_rollout_summary: each host's record (roles/kubelet_numa_rollout/tasks/roll_host.yml keeps it), the summary table
+(templates/summary.j2 prints it) and the lines of the rollout's final failure (tasks/summary.yml)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import numa_split, result_text, summary_lines
+from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_summary import (
+    failed_record,
+    failure_lines,
+    halted_record,
+    numa_split,
+    result_text,
+    rolled_record,
+    summary_lines,
+)
 
 SPLIT = [{"numaNode": 0, "limits": {"memory": "1Gi"}}, {"numaNode": 1, "limits": {"memory": "512Mi"}}]
 
@@ -57,3 +66,97 @@ def test_each_column_is_as_wide_as_its_longest_cell_and_healed_hosts_follow():
 
 def test_no_host_leaves_the_header_alone():
     assert summary_lines([]) == ["HOST  PLATFORM  NUMA SPLIT  RESULT"]
+
+
+def test_a_host_the_plan_skipped_and_the_roll_never_reached_says_why():
+    hosts = [{"host": "n1", "result": {}}, {"host": "n2", "result": {"result": "applied", "message": "uncordoned"}}]
+    lines = summary_lines(hosts, skipped={"n1": "NotReady", "n2": "cordoned"})
+    assert lines[1].endswith("untouched, unavailable before the rollout (NotReady)") and lines[2].endswith("applied, uncordoned")
+
+
+DECISION = {"owner": "rollout", "message": "uncordoned", "resumed": "", "problem": ""}
+
+
+def test_a_roll_that_ended_is_applied_with_what_it_did_resumed_and_doubted():
+    assert rolled_record(DECISION, [], "localhost") == {"result": "applied", "message": "uncordoned"}
+    decision = dict(DECISION, resumed="resumed: an interrupted roll", problem="the rollout's record is not JSON")
+    assert rolled_record(decision, [], "localhost")["message"] == "uncordoned; resumed: an interrupted roll; the rollout's record is not JSON"
+
+
+def test_a_control_host_lost_fails_the_host_at_the_first_step_it_was_lost():
+    lost = [["ready", {"unreachable": True, "msg": " Failed to connect \n"}], ["uncordon", {"unreachable": True, "msg": "later"}]]
+    assert rolled_record(DECISION, lost, "bastion") == {
+        "result": "failed",
+        "step": "ready",
+        "unreachable": False,
+        "cordoned": True,
+        "message": "the control host bastion could not be reached: Failed to connect",
+    }
+    assert rolled_record(dict(DECISION, owner=None), lost, "bastion")["cordoned"] is False
+
+
+def test_a_failure_is_recorded_at_its_step_with_the_words_of_what_failed():
+    failure = {"step": "drain", "reraised": False, "result": {"msg": "non-zero return code", "stderr": " error: cannot evict pod \n"}, "inner": {}}
+    assert failed_record(failure, DECISION, {"ping": "pong"}) == {
+        "result": "failed",
+        "step": "drain",
+        "unreachable": False,
+        "cordoned": True,
+        "message": "error: cannot evict pod",
+    }
+    # Raised again from the roll: the role's own failure is the one recorded.
+    failure = {"step": "apply", "reraised": True, "result": {"msg": "failed at the apply step (above)"}, "inner": {"msg": "kubelet refused"}}
+    assert failed_record(failure, {"owner": None}, {})["message"] == "kubelet refused"
+    assert failed_record(failure, {"owner": None}, {})["cordoned"] is False
+
+
+def test_a_restart_the_node_rolled_back_failed_the_apply_and_an_unreachable_host_says_so():
+    failure = {"step": "verify", "reraised": True, "result": {}, "inner": {"msg": "rolled back", "transaction_failed": True}}
+    assert failed_record(failure, DECISION, {})["step"] == "apply"
+    record = failed_record(failure, DECISION, {"unreachable": True, "msg": "ssh: connect refused "})
+    assert record["unreachable"] is True and record["message"] == "unreachable: ssh: connect refused"
+
+
+def test_a_halted_host_is_untouched_with_the_reason():
+    assert halted_record("the canary n1 failed: no later batch starts") == {
+        "result": "untouched",
+        "message": "halted before its batch: the canary n1 failed: no later batch starts",
+    }
+    assert result_text(halted_record("x")) == "untouched, halted before its batch: x"
+
+
+def failed(step="apply", message="boom"):
+    return {"result": "failed", "step": step, "message": message}
+
+
+APPLIED = {"result": "applied", "message": "uncordoned"}
+
+
+def test_the_first_failure_halts_by_default():
+    assert failure_lines({"n1": APPLIED, "n2": failed(), "n3": halted_record("1 host(s) failed")}, 0, ["n1"]) == {
+        "n2": "numa.kubelet.rollout halted at n2 (apply): boom"
+    }
+
+
+def test_a_failure_within_max_failures_does_not_say_halted():
+    lines = failure_lines({"n1": APPLIED, "n2": failed(), "n3": APPLIED}, 1, ["n1"])
+    assert lines == {
+        "n2": (
+            "numa.kubelet.rollout: n2 failed at apply, failure 1 of the 1 that kubelet_numa_rollout_max_failures allows (the rollout did not halt at it): boom"
+        )
+    }
+    # The one past the budget halted it.
+    lines = failure_lines({"n1": APPLIED, "n2": failed(), "n3": failed("drain", "pdb"), "n4": halted_record("2 host(s) failed")}, 1, ["n1"])
+    assert lines["n2"].startswith("numa.kubelet.rollout: n2 failed at apply, failure 1 of the 1")
+    assert lines["n3"] == "numa.kubelet.rollout halted at n3 (drain): pdb" and "n4" not in lines
+
+
+def test_a_failed_canary_halts_whatever_the_failure_budget():
+    assert failure_lines({"n1": failed(), "n2": halted_record("the canary n1 failed")}, 5, ["n1"]) == {"n1": "numa.kubelet.rollout halted at n1 (apply): boom"}
+
+
+def test_a_halt_no_failure_caused_alone_is_said_at_the_first_host_it_left_untouched():
+    reason = "the batch n3 would make 2 node(s) unavailable in the fleet, over its budget of 1"
+    lines = failure_lines({"n1": APPLIED, "n2": failed(), "n3": halted_record(reason), "n4": halted_record(reason)}, 1, ["n1"])
+    assert lines["n3"] == f"numa.kubelet.rollout halted before n3's batch: {reason}" and "n4" not in lines
+    assert failure_lines({"n1": APPLIED}, 0, ["n1"]) == {}
