@@ -217,6 +217,55 @@ def test_a_failed_host_within_the_failure_budget_still_holds_its_room(fleet):
     ), flat(result.stdout)
     assert fleet.snapshot("rollout-n3") == n3_before
     assert max(len(state) for state in states) == 1, states
+    # The last lines say what happened: rollout-n2's failure was allowed, the budget halted the rollout.
+    out = flat(result.stdout)
+    assert (
+        "numa.kubelet.rollout: rollout-n2 failed at apply, failure 1 of the 1 that kubelet_numa_rollout_max_failures allows "
+        "(the rollout did not halt at it): " in out
+    ), out
+    assert "numa.kubelet.rollout halted at" not in out
+    assert "numa.kubelet.rollout halted before rollout-n3's batch: the batch rollout-n3 would make 2 node(s) unavailable" in out, out
+
+
+def test_a_node_outside_the_rollout_unavailable_already_counts_against_the_fleet_and_its_zone(fleet):
+    fleet.reset()
+    label_zones(fleet, ZONES)
+    # A cordoned Node of zone-a that the inventory does not have (a worker of another pool): no node agent posts for
+    # it, so it stays as created, out of service for the whole rollout.
+    outside = {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": "outside-a", "labels": {ZONE: "zone-a"}},
+        "spec": {"unschedulable": True},
+    }
+    fleet.kubectl("create", "--filename=-", stdin=json.dumps(outside))
+    try:
+        before = {host: fleet.snapshot(host) for host in HOSTS}
+        # Budget 1: outside-a uses it up; refused before the first drain, naming it.
+        result = fleet.playbook("numa.kubelet.rollout", *budget_vars(fleet, "-e", "kubelet_numa_rollout_max_unavailable=1"))
+        assert result.returncode != 0
+        assert (
+            "kubelet_numa_rollout_max_unavailable: 1 allows 1 unavailable node(s) in the fleet, and 1 already are "
+            "(outside-a: cordoned (not in the rollout)): rollout-n1, rollout-n2, rollout-n3 could never be rolled." in flat(result.stdout)
+        ), flat(result.stdout)
+        assert all(fleet.snapshot(host) == before[host] for host in HOSTS)
+        # Budget 2, no canary: with outside-a counted, one host at a time (without it, rollout-n1 and rollout-n3 together).
+        watch = NodeWatch(fleet)
+        result = fleet.playbook("numa.kubelet.rollout", *budget_vars(fleet, "-e", "kubelet_numa_rollout_max_unavailable=2", "-e", "kubelet_numa_rollout_canary=0"))
+        states = watch.stop()
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert batch_lines(result.stdout) == [
+            "batch 1: rollout-n1",
+            "batch 2: rollout-n2",
+            "batch 3: rollout-n3",
+            "outside-a: not in the rollout, unavailable (cordoned); counted against the budget of the fleet and of zone-a",
+        ], result.stdout
+        assert all(row_text(result.stdout, host).endswith("applied, uncordoned") for host in HOSTS), flat(result.stdout)
+        # The API server's record: outside-a cordoned throughout, and with it never more than 2 unavailable.
+        assert all(state.get("outside-a") == ["cordoned", "NotReady"] for state in states), states
+        assert max(len(state) for state in states) == 2, states
+    finally:
+        fleet.kubectl("delete", "node", "outside-a", check=False)
 
 
 def test_bad_budget_input_is_refused_before_any_node_is_touched(fleet):
