@@ -251,7 +251,9 @@ def test_a_node_outside_the_rollout_unavailable_already_counts_against_the_fleet
         assert all(fleet.snapshot(host) == before[host] for host in HOSTS)
         # Budget 2, no canary: with outside-a counted, one host at a time (without it, rollout-n1 and rollout-n3 together).
         watch = NodeWatch(fleet)
-        result = fleet.playbook("numa.kubelet.rollout", *budget_vars(fleet, "-e", "kubelet_numa_rollout_max_unavailable=2", "-e", "kubelet_numa_rollout_canary=0"))
+        result = fleet.playbook(
+            "numa.kubelet.rollout", *budget_vars(fleet, "-e", "kubelet_numa_rollout_max_unavailable=2", "-e", "kubelet_numa_rollout_canary=0")
+        )
         states = watch.stop()
         assert result.returncode == 0, result.stdout + result.stderr
         assert batch_lines(result.stdout) == [
