@@ -7,7 +7,6 @@ the controller left, and whoever reads the verdict next gets the rollback with t
 from __future__ import annotations
 
 import os
-import time
 
 from conftest import INTENT, REPO
 from podman_hosts import run
@@ -23,15 +22,15 @@ def test_a_kubelet_that_exits_while_it_settles_is_rolled_back_by_the_node(node_f
     dropin = node.read(DROPIN)
     # The next good start answers /healthz, then exits 10 s after it started; the settle time is 25 s.
     node.write(EXIT_MARKER, "10\n")
-    began = time.time()
     done = node.role("-v", kubelet_numa_config=CHANGED, kubelet_numa_settle_seconds=25, __kubelet_numa_settle_later=True)
-    # The role returned while the kubelet ran the new config and still settled: no controller waits any more.
+    # The role returned while the kubelet ran the new config and still settled: no controller waits any more. Had it
+    # waited out the settle time, it would have met the exit and failed with the rollback. (How soon it returns is a
+    # speed figure, not a test: a timed assertion fails on a loaded machine.)
     assert_ok(done)
     assert "settling_until" in done.stdout, done.stdout[-3000:]
     new = node.starts()[len(before) :]
-    assert [start["result"] for start in new] == ["started"], new
+    assert new[0]["result"] == "started", new
     assert new[0]["reserved_memory_bytes"] != before[-1]["reserved_memory_bytes"]
-    assert time.time() - began < 25, "the role waited out the settle time instead of returning once the kubelet was up"
     # On the node alone: the kubelet exits, and the transaction puts the previous files back and starts it with them.
     back = wait_for_new_start(node, len(before) + 1, timeout=120)
     assert back["reserved_memory_bytes"] == before[-1]["reserved_memory_bytes"]
