@@ -190,9 +190,10 @@ def sanity(session):
     # checkouts (git worktrees) on one machine can run the stage at the same time.
     checkout = hashlib.sha256(REPO.encode()).hexdigest()[:12]
     copy = collection_copy(os.path.join(tempfile.gettempdir(), f"numa-kubelet-sanity-{checkout}"))
-    session.run(os.path.join(VENV, "bin", "python"), os.path.join(REPO, "scripts", "lib", "offline_get_pip.py"))
+    # HOME is common.sh's machine-wide ANSIBLE_TEST_HOME, where ansible-test keeps its virtualenvs (with_ansible_test_home).
+    _bash(session, "with_ansible_test_home", os.path.join(VENV, "bin", "python"), os.path.join(REPO, "scripts", "lib", "offline_get_pip.py"))
     session.chdir(copy)
-    session.run(os.path.join(VENV, "bin", "ansible-test"), "sanity", "--venv", "--python", "3.11", "--color", "no")
+    _bash(session, "with_ansible_test_home", os.path.join(VENV, "bin", "ansible-test"), "sanity", "--venv", "--python", "3.11", "--color", "no")
 
 
 @stage()

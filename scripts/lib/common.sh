@@ -12,6 +12,10 @@ VENV=${NUMA_KUBELET_VENV:-$REPO/.venv}
 TOOLS_VENV=${NUMA_KUBELET_TOOLS_VENV:-$CACHE/tools-venv}
 RENDER_VENV=${NUMA_KUBELET_RENDER_VENV:-$CACHE/render-venv}
 PYTHON=${NUMA_KUBELET_PYTHON:-python3}
+# ansible-test keeps its sanity tests' virtualenvs (keyed by their pinned requirements) and its get-pip bootstrap in
+# ~/.ansible/test: a machine-wide HOME for it lets every clone and run reuse them (minutes per core on an empty HOME).
+ANSIBLE_TEST_HOME=${NUMA_KUBELET_ANSIBLE_TEST_HOME:-${NUMA_KUBELET_CACHE:+$NUMA_KUBELET_CACHE/ansible-test-home}}
+ANSIBLE_TEST_HOME=${ANSIBLE_TEST_HOME:-/var/cache/numa-kubelet/ansible-test-home}
 
 say() { printf '[%s %s] %s\n' "${0##*/}" "$(date +%H:%M:%S)" "$*"; }
 die() { printf '%s: ERROR: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -90,6 +94,13 @@ ensure_render_venv() {
     local wanted
     wanted=$(render_core_requirement)
     ensure_venv_with "$RENDER_VENV" "$wanted" "$wanted only" "$wanted"
+}
+
+# Run a command with HOME=ANSIBLE_TEST_HOME, one such command at a time on the machine: ansible-test makes a missing
+# virtualenv there without a lock of its own.
+with_ansible_test_home() {
+    mkdir -p "$ANSIBLE_TEST_HOME"
+    HOME=$ANSIBLE_TEST_HOME flock "$ANSIBLE_TEST_HOME/.lock" "$@"
 }
 
 # A fresh copy of the checkout's files as ROOT/ansible_collections/numa/kubelet (scripts/lib/collection_copy.py);
