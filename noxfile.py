@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The stages of ./scripts/test, one nox session each, in the order they run.
+"""The stages of ./scripts/test, one nox session each, in the order of its summary.
 
 ./scripts/test makes the virtualenvs (scripts/lib/common.sh) and runs this file, which runs nox over these sessions
 and prints one line per stage and `stages: N passed, N failed, N skipped` last; `./scripts/test --fast` runs the
-sessions tagged `fast` (nothing there needs a test host). One stage alone, once the virtualenvs exist:
+sessions tagged `fast` (nothing there needs a test host). The stages tagged `waits` (they mostly wait, and name their
+own containers and ports) run one after the other in a lane beside the other stages, each line of the two lanes'
+output with its stage's name in front; the one tagged `alone` runs after both (`./scripts/test --serial`: every stage
+one after the other, as listed). One stage alone, once the virtualenvs exist:
 `.cache/tools-venv/bin/nox -s lint` (`nox -l` lists them).
 
 Every session uses the project's own virtualenvs (venv_backend "none"): requirements-dev.txt's for the tests,
@@ -21,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 import nox
 
@@ -29,7 +33,7 @@ COMMON = os.path.join(REPO, "scripts", "lib", "common.sh")
 sys.path.insert(0, os.path.join(REPO, "scripts", "lib"))
 
 from collection_copy import collection_copy  # noqa: E402 (scripts/lib is not a package)
-from stages import shell_scripts, summary  # noqa: E402
+from stages import Prefixer, phases, shell_scripts, summary  # noqa: E402
 
 
 def _common_paths():
@@ -71,10 +75,13 @@ def _test_hosts(session, which):
     session.run(os.path.join(REPO, "scripts", "build-test-hosts"), "--only", which)
 
 
-def stage(*, fast=False):
+def stage(*, fast=False, waits=False, alone=False):
     """A session of nox that runs in the project's virtualenvs: their bin first on the PATH of what it runs (nox itself
     finds a program on its own PATH, so the sessions name the virtualenvs' programs by path); `fast` sessions need no
-    test host and are what `./scripts/test --fast` runs."""
+    test host and are what `./scripts/test --fast` runs. `waits`: a stage that mostly waits (test hosts, an API server,
+    kubelets' settle times) and names its own containers and ports; ./scripts/test runs these one after the other
+    beside the other stages. `alone`: a stage that needs the machine to itself, run after all the others."""
+    tags = [tag for tag, wanted in (("fast", fast), ("waits", waits), ("alone", alone)) if wanted]
 
     def decorate(function):
         def run(session):
@@ -82,7 +89,7 @@ def stage(*, fast=False):
             function(session)
 
         run.__name__, run.__doc__ = function.__name__, function.__doc__
-        return nox.session(venv_backend="none", tags=["fast"] if fast else [])(run)
+        return nox.session(venv_backend="none", tags=tags)(run)
 
     return decorate
 
@@ -148,7 +155,7 @@ def nodeadm(session):
     _pytest(session, "-n", "2", "tests/nodeadm", env={"NUMA_KUBELET_NODEADM_CONFIG": NODEADM_CONFIG, "NUMA_KUBELET_ORACLE": oracle})
 
 
-@stage()
+@stage(waits=True)
 def apiserver(session):
     """tests/apiserver in one pytest process: the tests share one fleet of three test hosts and one API server."""
     if not os.path.exists(os.path.join(APISERVER, "apiserver-up")):
@@ -158,14 +165,14 @@ def apiserver(session):
     _pytest(session, "-p", "no:xdist", "tests/apiserver", env={"NUMA_KUBELET_APISERVER": APISERVER})
 
 
-@stage()
+@stage(waits=True)
 def restart(session):
     """Restarts and their faults on podman test hosts of this stage's own (tests/restart/conftest.py), two at a time."""
     _test_hosts(session, "container")
     _pytest(session, "-n", "2", "tests/restart")
 
 
-@stage()
+@stage(waits=True)
 def lablabs(session):
     """tests/lablabs in one pytest process (one cluster of two test hosts and one API server). lablabs.rke2 needs the
     netaddr package on the controller (its README, "Requirements for Ansible Controller"); it goes beside the
@@ -202,23 +209,23 @@ def molecule(session):
     session.run(os.path.join(REPO, "scripts", "run-molecule"))
 
 
-@stage()
+@stage(alone=True)
 def real_kubelet(session):
-    """molecule/real_kubelet: the real kubelet and containerd on the two-NUMA VM; alone, after the other scenarios,
+    """molecule/real_kubelet: the real kubelet and containerd on the two-NUMA VM; alone, after every other stage,
     since the emulated VM needs both cores."""
     if not os.path.isfile(REAL_KUBELET):
         _skip(session, f"no real kubelet at {REAL_KUBELET} (../shared/oracle/kubelet.xz)")
     session.run(os.path.join(REPO, "scripts", "run-molecule"), "--jobs", "1", "real_kubelet", env={"NUMA_KUBELET_REAL_KUBELET": REAL_KUBELET})
 
 
-@stage()
+@stage(waits=True)
 def testhost(session):
     """tests/testhost: the installed tarball on a test host reached as a normal login (a container of its own)."""
     _test_hosts(session, "container")
     _pytest(session, "-p", "no:xdist", "tests/testhost")
 
 
-@stage()
+@stage(waits=True)
 def ee(session):
     """tests/ee: the collection in an execution environment built with ansible-builder, run through ansible-runner as
     AWX runs it (render, and a rollout over ssh through transmit | worker | process). Needs root and podman."""
@@ -234,23 +241,57 @@ def matrix(session):
     session.run(os.path.join(REPO, "scripts", "test-matrix"))
 
 
-def main(argv):
-    """./scripts/test: nox over every stage (or the fast ones), then one line per stage and the `stages:` line."""
-    parser = argparse.ArgumentParser(prog="scripts/test", description="Runs the stages of numa.kubelet's tests (noxfile.py).")
-    parser.add_argument("--fast", action="store_true", help="only the stages that need no test host")
-    fast = parser.parse_args(argv).fast
-    stages = [name for name, function in nox.registry.get().items() if not fast or "fast" in function.tags]
-    with tempfile.TemporaryDirectory(prefix="numa-kubelet-stages.") as work:
-        report = os.path.join(work, "report.json")
-        sys.argv = ["nox", "--noxfile", os.path.abspath(__file__), "--report", report, "--sessions", *stages]
-        try:
-            nox.main()
-        except SystemExit:  # nox's exit code says only that some session failed; the summary below says which
-            pass
-        sessions = []
+def _run_lane(stages, report, prefixed, output_lock):
+    """nox over STAGES (one after the other) in a process of its own, writing REPORT; PREFIXED: each line of its output
+    with the running stage's name in front, for lanes that run side by side."""
+    argv = [sys.executable, "-m", "nox", "--noxfile", os.path.abspath(__file__), "--report", report, "--sessions", *stages]
+    if not prefixed:
+        subprocess.run(argv, check=False)
+        return
+    prefixer = Prefixer(stages[0])
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONUNBUFFERED="1")) as process:
+        for raw in process.stdout:
+            line = prefixer.line(raw.decode(errors="replace"))
+            with output_lock:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+
+
+def _run_side_by_side(lanes, work):
+    """Every lane of LANES at once (threads, each running nox); the sessions of their nox reports."""
+    output_lock = threading.Lock()
+    reports = [os.path.join(work, "report-%s.json" % lane[0]) for lane in lanes]
+    threads = [threading.Thread(target=_run_lane, args=(lane, report, len(lanes) > 1, output_lock)) for lane, report in zip(lanes, reports, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    sessions = []
+    for report in reports:
         if os.path.exists(report):
             with open(report, encoding="utf-8") as handle:
-                sessions = json.load(handle)["sessions"]
+                sessions += json.load(handle)["sessions"]
+    return sessions
+
+
+def main(argv):
+    """./scripts/test: nox over every stage (or the fast ones), the stages that mostly wait beside the others (or all
+    one after the other with --serial), then one line per stage and the `stages:` line."""
+    parser = argparse.ArgumentParser(prog="scripts/test", description="Runs the stages of numa.kubelet's tests (noxfile.py).")
+    parser.add_argument("--fast", action="store_true", help="only the stages that need no test host")
+    parser.add_argument("--serial", action="store_true", help="one stage after the other, none side by side")
+    arguments = parser.parse_args(argv)
+    registry = nox.registry.get()
+    stages = [name for name, function in registry.items() if not arguments.fast or "fast" in function.tags]
+    if arguments.serial:
+        order = [[stages]]
+    else:
+        waiting = [name for name, function in registry.items() if "waits" in function.tags]
+        order = phases(stages, waiting, [name for name, function in registry.items() if "alone" in function.tags])
+    sessions = []
+    with tempfile.TemporaryDirectory(prefix="numa-kubelet-stages.") as work:
+        for lanes in order:
+            sessions += _run_side_by_side(lanes, work)
     lines, passed = summary(sessions, stages)
     print("\n".join(lines), flush=True)
     return 0 if passed else 1

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What noxfile.py needs besides nox: the checkout's shell scripts (the lint stage) and the stages' summary.
+"""What noxfile.py needs besides nox: the checkout's shell scripts (the lint stage), the order the stages run in and
+their summary.
 
 The standard library only, so that the unit tests import it from the project's virtualenv, which has no nox.
 """
@@ -11,6 +12,7 @@ import re
 import subprocess
 
 SHEBANG = re.compile(rb"^#!(/usr)?/bin/(env )?(ba)?sh( |$)")
+RUNNING = re.compile(r"^nox > Running session (\S+)")
 
 
 def shell_scripts(repo):
@@ -27,6 +29,31 @@ def shell_scripts(repo):
         if path.endswith(".sh") or SHEBANG.match(first):
             found.append(path)
     return found
+
+
+def phases(stages, waiting, alone):
+    """How ./scripts/test runs STAGES (in their order): phases one after the other, each a list of lanes that run side
+    by side, each lane a list of stages run one after the other. The stages of WAITING (they mostly wait on test
+    hosts, an API server, kubelets' settle times) form a lane beside the other stages; each stage of ALONE (it needs the
+    machine to itself) is a phase of its own, after them."""
+    side = [name for name in stages if name in waiting and name not in alone]
+    rest = [name for name in stages if name not in waiting and name not in alone]
+    first = [lane for lane in (rest, side) if lane]
+    return ([first] if first else []) + [[[name]] for name in stages if name in alone]
+
+
+class Prefixer:
+    """Lines of one lane's nox output, each with the name of the stage that printed it in front (nox's "Running
+    session NAME" line tells which), so that lanes side by side stay readable."""
+
+    def __init__(self, first_stage):
+        self.stage = first_stage
+
+    def line(self, text):
+        running = RUNNING.match(text)
+        if running:
+            self.stage = running.group(1)
+        return f"{self.stage} | {text}"
 
 
 def summary(sessions, stages):

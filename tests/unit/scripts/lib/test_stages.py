@@ -81,3 +81,26 @@ def test_the_checkouts_own_scripts_are_found():
     found = _stages().shell_scripts(REPO)
     assert {"scripts/test", "scripts/lib/common.sh", "scripts/check-distribution"} <= set(found)
     assert "scripts/benchmark" not in found  # a Python script
+
+
+def test_the_waiting_stages_run_in_a_lane_beside_the_others_and_the_lone_one_last():
+    stages = ["pytest", "apiserver", "restart", "sanity", "real_kubelet", "testhost", "matrix"]
+    order = _stages().phases(stages, waiting=["apiserver", "restart", "testhost"], alone=["real_kubelet"])
+    assert order == [[["pytest", "sanity", "matrix"], ["apiserver", "restart", "testhost"]], [["real_kubelet"]]]
+
+
+def test_without_waiting_stages_there_is_one_lane():
+    # ./scripts/test --fast: none of its stages waits or needs the machine alone.
+    order = _stages().phases(["pytest", "lint"], waiting=["apiserver"], alone=["real_kubelet"])
+    assert order == [[["pytest", "lint"]]]
+
+
+def test_each_line_of_a_lane_names_the_stage_that_printed_it():
+    prefixer = _stages().Prefixer("apiserver")
+    lines = ["nox > Running session apiserver\n", "collected 29 items\n", "nox > Running session restart\n", "17 passed\n"]
+    assert [prefixer.line(line) for line in lines] == [
+        "apiserver | nox > Running session apiserver\n",
+        "apiserver | collected 29 items\n",
+        "restart | nox > Running session restart\n",
+        "restart | 17 passed\n",
+    ]
