@@ -36,8 +36,9 @@ ensure_debian_packages() {
     [ "$(id -u)" -eq 0 ] || die "missing Debian packages: ${need[*]}; run as root or install them first"
     say "installing missing Debian packages: ${need[*]}"
     mkdir -p "$CACHE"
-    if ! { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"; } \
-        >"$aptlog" 2>&1; then
+    # One apt-get at a time (scripts/test runs stages side by side; apt-get fails at once on a held dpkg lock).
+    if ! (flock 9 && apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}") \
+        9>/var/lock/numa-kubelet-apt.lock >"$aptlog" 2>&1; then
         mapfile -t need < <(missing_debian_packages "$@")
         die "missing Debian packages: ${need[*]} (apt-get failed; last lines of $aptlog: $(tail -n 3 "$aptlog" | tr '\n' ' '))"
     fi
