@@ -9,7 +9,7 @@ bootstrap.sh kubelet extra args (_eks_al2), Bottlerocket TOML settings (_eks_bot
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._allocatable import memory_reservation
 from ._config import plain_data
@@ -19,6 +19,12 @@ from ._eks_boot_split import BOOT_SPLIT_KEYS, boot_split_problems, render_types,
 from ._eks_bottlerocket import bottlerocket_class_problems, bottlerocket_karpenter_inputs, render_bottlerocket
 from ._eks_karpenter import ec2nodeclass
 from ._eks_node_class import AMI_FAMILIES, EksUserDataError, class_max_pods, class_path, identity_problems, shape_problems
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    _KarpenterInputs = Callable[[dict, str], tuple[dict | None, dict | None, list[str]]]
+    _Renderer = Callable[[dict, str, str, int, tuple[dict, dict], str | None], tuple[dict | None, list[str]]]
 
 _CLASS_PROBLEMS = {"AL2": al2_class_problems, "AL2023": al2023_class_problems, "Bottlerocket": bottlerocket_class_problems}
 
@@ -55,42 +61,37 @@ def _render_class(node_class: dict, path: str, header: str | None) -> tuple[dict
             rendered["details"]["reservation"] = str(memory_reservation(rendered["details"]["kubelet_config"]).total)
         return rendered, problems
     if family == "Bottlerocket":
-        return _render_bottlerocket_class(node_class, path, header)
+        return _render_single_type_class(node_class, path, header, family)
     if any(key in node_class for key in BOOT_SPLIT_KEYS):
         _kubelet, spec, _problems = al2023_karpenter_inputs(node_class, path)
         return render_types(
             node_class,
             path,
-            lambda single, single_path: _render_al2023_class(single, single_path, header),
+            lambda single, single_path: _render_single_type_class(single, single_path, header, "AL2023"),
             lambda nodeconfig, script: mime_user_data(nodeconfig, header, script),
             lambda karpenter_kubelet, user_data: ec2nodeclass(name, spec, karpenter_kubelet, user_data, header),
         )
-    return _render_al2023_class(node_class, path, header)
+    return _render_single_type_class(node_class, path, header, "AL2023")
 
 
-def _render_bottlerocket_class(node_class: dict, path: str, header: str | None) -> tuple[dict | None, list[str]]:
-    """One Bottlerocket class (one instance type: its NUMA layout)."""
+# Per AMI family that renders one class of one instance type: (its Karpenter inputs, its renderer).
+_SINGLE_TYPE_RENDERERS: dict[str, tuple[_KarpenterInputs, _Renderer]] = {
+    "AL2023": (al2023_karpenter_inputs, render_al2023),
+    "Bottlerocket": (bottlerocket_karpenter_inputs, render_bottlerocket),
+}
+
+
+def _render_single_type_class(node_class: dict, path: str, header: str | None, family: str) -> tuple[dict | None, list[str]]:
+    """One AL2023 or Bottlerocket class of one instance type (one NUMA layout)."""
+    karpenter_inputs, render = _SINGLE_TYPE_RENDERERS[family]
     pods, problems = class_max_pods(node_class, path)
-    karpenter_kubelet, spec, karpenter_problems = bottlerocket_karpenter_inputs(node_class, path)
+    karpenter_kubelet, spec, karpenter_problems = karpenter_inputs(node_class, path)
     problems += karpenter_problems
-    if pods is None or karpenter_kubelet is None or problems:
+    if pods is None or karpenter_kubelet is None or spec is None or problems:
         return None, problems
-    rendered, problems = render_bottlerocket(node_class, node_class["name"], path, pods, (karpenter_kubelet, spec), header)
+    rendered, problems = render(node_class, node_class["name"], path, pods, (karpenter_kubelet, spec), header)
     if rendered is not None:
-        rendered["details"] = dict(rendered["details"], ami_family="Bottlerocket", max_pods=pods)
-    return rendered, problems
-
-
-def _render_al2023_class(node_class: dict, path: str, header: str | None) -> tuple[dict | None, list[str]]:
-    """One AL2023 class of one instance type."""
-    pods, problems = class_max_pods(node_class, path)
-    karpenter_kubelet, spec, karpenter_problems = al2023_karpenter_inputs(node_class, path)
-    problems += karpenter_problems
-    if pods is None or karpenter_kubelet is None or problems:
-        return None, problems
-    rendered, problems = render_al2023(node_class, node_class["name"], path, pods, (karpenter_kubelet, spec), header)
-    if rendered is not None:
-        rendered["details"] = dict(rendered["details"], ami_family="AL2023", max_pods=pods)
+        rendered["details"] = dict(rendered["details"], ami_family=family, max_pods=pods)
     return rendered, problems
 
 
