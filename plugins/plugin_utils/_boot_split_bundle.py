@@ -19,6 +19,7 @@ import builtins
 import json
 import keyword
 import lzma
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -55,6 +56,8 @@ def _defined_names(statement: ast.stmt) -> list[str]:
 def _imported_module(module: str, statement: ast.ImportFrom) -> str:
     """The module key ("plugin_utils._config") a relative import in module names."""
     package = module.split(".")[: -statement.level]
+    if statement.module is None:
+        raise BundleError(f"{module}: line {statement.lineno}: 'from . import' is not modelled; import the names from their module")
     return ".".join(package + [statement.module])
 
 
@@ -102,7 +105,7 @@ def _reach(root: str, name: str) -> dict[str, _Module]:
 
 
 def _cut(module: _Module) -> str:
-    body = []
+    body: list[ast.stmt] = []
     for statement in module.tree.body:
         if isinstance(statement, ast.ImportFrom) and statement.level:
             statement.names = [alias for alias in statement.names if (alias.asname or alias.name) in module.needed]
@@ -134,7 +137,7 @@ def _cut(module: _Module) -> str:
     return ast.unparse(module.tree) + "\n"
 
 
-def _short_names(taken: set[str]):
+def _short_names(taken: set[str]) -> Iterator[str]:
     for length in range(1, 4):
         for index in range(26**length):
             name, rest = "", index
@@ -165,9 +168,7 @@ def _shorten_locals(function: ast.FunctionDef, reserved: set[str], taken: set[st
     for node in nodes:
         if isinstance(node, ast.Name) and node.id in renamed:
             node.id = renamed[node.id]
-        elif (isinstance(node, ast.ExceptHandler) and node.name in renamed) or (
-            isinstance(node, ast.FunctionDef) and node is not function and node.name in renamed
-        ):
+        elif isinstance(node, (ast.ExceptHandler, ast.FunctionDef)) and node is not function and node.name is not None and node.name in renamed:
             node.name = renamed[node.name]
 
 

@@ -26,11 +26,11 @@ class EksError(ValueError):
     """A bad input to the EKS reservation functions; the message names the value and the rule it breaks."""
 
 
-def _source():
+def _source() -> str:
     return "source %s %s at %s, retrieved %s" % (SOURCE["repository"], SOURCE["path"], SOURCE["commit"], SOURCE["retrieved"])
 
 
-def _positive_int(name, value, meaning):
+def _positive_int(name: str, value: object, meaning: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise EksError("%s must be an integer (%s), got %r (%s)" % (name, meaning, value, type(value).__name__))
     if value <= 0:
@@ -38,14 +38,14 @@ def _positive_int(name, value, meaning):
     return value
 
 
-def _checked_max_pods(value):
-    _positive_int("max_pods", value, "the node's maxPods")
+def _checked_max_pods(value: object) -> int:
+    value = _positive_int("max_pods", value, "the node's maxPods")
     if value > _MAX_PODS_LIMIT:
         raise EksError("max_pods %d is out of range: nodeadm computes 11*maxPods+255 in an int32, so maxPods must be at most %d" % (value, _MAX_PODS_LIMIT))
     return value
 
 
-def _table_max_pods(instance_type):
+def _table_max_pods(instance_type: object) -> int:
     if not isinstance(instance_type, str):
         raise EksError(f"instance_type must be a string such as 'm5.large', got {instance_type!r} ({type(instance_type).__name__})")
     try:

@@ -10,6 +10,7 @@ the flags go over it, planned with _split and checked with _validation on that b
 from __future__ import annotations
 
 import shlex
+from typing import Any
 
 from ._config import API_VERSION, KIND, MEMORY_MANAGER_STATIC, KubeletConfigError
 from ._effective import effective_kubelet_config, merge_patch
@@ -24,7 +25,8 @@ from ._validation import check_kubelet_config
 
 def al2_base_config(pods: int, vcpus: int, use_max_pods: bool = True) -> dict:
     """kubelet-config.json's memory-relevant fields after bootstrap.sh (templates/al2/runtime/bootstrap.sh)."""
-    base = {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(NODEADM_EVICTION_HARD), "kubeReserved": kube_reserved(max_pods=pods, vcpus=vcpus)}
+    base: dict[str, Any] = {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(NODEADM_EVICTION_HARD)}
+    base["kubeReserved"] = kube_reserved(max_pods=pods, vcpus=vcpus)
     if use_max_pods:
         base["maxPods"] = pods
     return base

@@ -56,7 +56,7 @@ def nodeconfig_parts(user_data: str) -> list[Any]:
     import email  # pylint: disable=import-outside-toplevel
 
     message = email.message_from_string(user_data)
-    return [yaml.safe_load(part.get_payload()) for part in message.walk() if part.get_content_type() == NODECONFIG_CONTENT_TYPE]
+    return [yaml.safe_load(str(part.get_payload())) for part in message.walk() if part.get_content_type() == NODECONFIG_CONTENT_TYPE]
 
 
 def al2023_class_problems(node_class: dict, path: str) -> list[str]:

@@ -68,6 +68,85 @@ def _named(groups: list[list[str]], rendered: dict, what: Callable[[dict], Any])
     return "; ".join(f"{', '.join(names)}: {what(rendered[names[0]])}" for names in groups)
 
 
+def _render_each_type(
+    node_class: dict, path: str, render_one: Callable[[dict, str], tuple[dict | None, list[str]]]
+) -> tuple[dict[str | None, dict], dict, list[str]]:
+    """({instance type: its details}, the last type's rendering, problems) of every listed type rendered alone; the
+    class's files and details are the last type's, with what the types share."""
+    rendered: dict[str | None, dict] = {}
+    last: dict = {}
+    problems: list[str] = []
+    for name, single in single_type_classes(node_class):
+        result, type_problems = render_one(single, f"{path} instance type {name}" if "instance_types" in node_class else path)
+        problems += type_problems
+        if result is not None:
+            rendered[name] = result["details"]
+            last = result
+    return rendered, last, problems
+
+
+def _one_split(rendered: dict, last: dict, path: str) -> tuple[dict | None, list[str]]:
+    """Without boot_split: the last type's rendering when every type needs the same reservedMemory."""
+    by_split = _differ(rendered, lambda details: details["reserved_memory"])
+    if len(by_split) > 1:
+        return None, [
+            (
+                f"{path}: its instance types need different reservedMemory ({_named(by_split, rendered, lambda d: d['reserved_memory'])}): "
+                "their NUMA layouts or maxPods differ, and the user data carries one; set boot_split: true to decide the split on each node "
+                "at every boot, or give each layout its own class"
+            )
+        ]
+    return dict(last, details=dict(last["details"], instance_types=list(rendered))), []
+
+
+def _total_problems(rendered: dict, path: str) -> list[str]:
+    """With boot_split: every type must reserve the same totals, as one NodeConfig and one spec.kubelet carry them."""
+    by_config = _differ(rendered, lambda details: _without_reserved_memory(details["nodeconfig"]))
+    by_karpenter = _differ(rendered, lambda details: details.get("karpenter_kubelet"))
+    if len(by_config) == 1 and len(by_karpenter) == 1:
+        return []
+    return [
+        (
+            f"{path}: its instance types reserve different totals ("
+            f"{_named(by_config if len(by_config) > 1 else by_karpenter, rendered, lambda d: d.get('karpenter_kubelet') or d['reservation'])}"
+            "); one class carries one NodeConfig and one spec.kubelet: pin kubeReserved.memory (karpenter.kubelet or intent) so that "
+            "every type reserves the same total and Karpenter schedules with it"
+        )
+    ]
+
+
+def _with_program(
+    node_class: dict, path: str, rendered: dict, last: dict, writers: tuple[Callable[[dict, str | None], str], Callable[[dict, str], str]]
+) -> tuple[dict | None, list[str]]:
+    """The class's files with the program's part in the user data (writers: user_data and ec2nodeclass of render_types)."""
+    user_data, ec2nodeclass = writers
+    details = last["details"]
+    nodeconfig = _without_reserved_memory(details["nodeconfig"])
+    text = user_data(nodeconfig, shell_part(node_class.get("split", "even")))
+    size = len(text.encode("utf-8"))
+    room = USER_DATA_LIMIT - (OTHER_PARTS_ALLOWANCE if details["launch"] == "karpenter" or node_class.get("cluster_in_another_part") else 0)
+    if size > room:
+        return None, [
+            (
+                f"{path}: the user data with the boot-time split program is {size} bytes; EC2 takes {USER_DATA_LIMIT} and "
+                f"{USER_DATA_LIMIT - room} are kept for the other parts (Karpenter's NodeConfig); shorten the intent or the header"
+            )
+        ]
+    files = {name: text for name in last["files"] if name.endswith(".user-data.mime")}
+    if details["launch"] == "karpenter":
+        files.update({name: ec2nodeclass(details["karpenter_kubelet"], text) for name in last["files"] if name.endswith(".ec2nodeclass.yaml")})
+    summary = dict(
+        details,
+        nodeconfig=nodeconfig,
+        reserved_memory=[],
+        boot_split=True,
+        instance_types=list(rendered),
+        reserved_memory_by_type={name: rendered[name]["reserved_memory"] for name in rendered},
+        user_data_bytes=size,
+    )
+    return {"files": dict(sorted(files.items())), "details": summary}, []
+
+
 def render_types(
     node_class: dict,
     path: str,
@@ -80,63 +159,15 @@ def render_types(
     render_one(single-type class, path) renders one type as an AL2023 class; user_data(nodeconfig, script) is the MIME
     user data; ec2nodeclass(karpenter_kubelet, user_data) the EC2NodeClass around it.
     """
-    rendered, problems = {}, []
-    for name, single in single_type_classes(node_class):
-        result, type_problems = render_one(single, f"{path} instance type {name}" if "instance_types" in node_class else path)
-        problems += type_problems
-        if result is not None:
-            rendered[name] = result["details"]
-            first = result
+    rendered, last, problems = _render_each_type(node_class, path, render_one)
     if problems:
         return None, problems
-    boot_split = node_class.get("boot_split", False)
-    by_split = _differ(rendered, lambda details: details["reserved_memory"])
-    if not boot_split:
-        if len(by_split) > 1:
-            return None, [
-                (
-                    f"{path}: its instance types need different reservedMemory ({_named(by_split, rendered, lambda d: d['reserved_memory'])}): "
-                    "their NUMA layouts or maxPods differ, and the user data carries one; set boot_split: true to decide the split on each node "
-                    "at every boot, or give each layout its own class"
-                )
-            ]
-        return dict(first, details=dict(first["details"], instance_types=list(rendered))), []
-    by_config = _differ(rendered, lambda details: _without_reserved_memory(details["nodeconfig"]))
-    by_karpenter = _differ(rendered, lambda details: details.get("karpenter_kubelet"))
-    if len(by_config) > 1 or len(by_karpenter) > 1:
-        return None, [
-            (
-                f"{path}: its instance types reserve different totals ("
-                f"{_named(by_config if len(by_config) > 1 else by_karpenter, rendered, lambda d: d.get('karpenter_kubelet') or d['reservation'])}"
-                "); one class carries one NodeConfig and one spec.kubelet: pin kubeReserved.memory (karpenter.kubelet or intent) so that "
-                "every type reserves the same total and Karpenter schedules with it"
-            )
-        ]
-    details = first["details"]
-    nodeconfig = _without_reserved_memory(details["nodeconfig"])
-    text = user_data(nodeconfig, shell_part(node_class.get("split", "even")))
-    size = len(text.encode("utf-8"))
-    room = USER_DATA_LIMIT - (OTHER_PARTS_ALLOWANCE if details["launch"] == "karpenter" or node_class.get("cluster_in_another_part") else 0)
-    if size > room:
-        return None, [
-            (
-                f"{path}: the user data with the boot-time split program is {size} bytes; EC2 takes {USER_DATA_LIMIT} and "
-                f"{USER_DATA_LIMIT - room} are kept for the other parts (Karpenter's NodeConfig); shorten the intent or the header"
-            )
-        ]
-    files = {name: text for name in first["files"] if name.endswith(".user-data.mime")}
-    if details["launch"] == "karpenter":
-        files.update({name: ec2nodeclass(details["karpenter_kubelet"], text) for name in first["files"] if name.endswith(".ec2nodeclass.yaml")})
-    summary = dict(
-        details,
-        nodeconfig=nodeconfig,
-        reserved_memory=[],
-        boot_split=True,
-        instance_types=list(rendered),
-        reserved_memory_by_type={name: rendered[name]["reserved_memory"] for name in rendered},
-        user_data_bytes=size,
-    )
-    return {"files": dict(sorted(files.items())), "details": summary}, []
+    if not node_class.get("boot_split", False):
+        return _one_split(rendered, last, path)
+    problems = _total_problems(rendered, path)
+    if problems:
+        return None, problems
+    return _with_program(node_class, path, rendered, last, (user_data, ec2nodeclass))
 
 
 __all__ = ["BOOT_SPLIT_KEYS", "SHELLSCRIPT_CONTENT_TYPE", "boot_split_problems", "render_types", "single_type_classes"]

@@ -56,7 +56,7 @@ class KarpenterAmi:
     extra_keys: tuple[str, ...] = ()  # keys of the class's karpenter mapping besides kubelet and spec
 
 
-def _ami_problems(spec: dict, path: str, ami: KarpenterAmi) -> tuple[list[str], list[str]]:
+def _ami_problems(spec: dict, path: str, ami: KarpenterAmi) -> tuple[list[Any], list[str]]:
     """(the amiSelectorTerms aliases, the problems of spec's AMI family for this user data)."""
     family_field = spec.get("amiFamily")
     aliases = [term.get("alias") for term in spec.get("amiSelectorTerms") or [] if isinstance(term, dict) and term.get("alias")]

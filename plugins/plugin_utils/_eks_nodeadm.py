@@ -28,6 +28,9 @@ import email.policy
 import gzip
 import posixpath
 import re
+from collections.abc import Iterable
+from email.message import Message
+from typing import Any
 
 import yaml
 
@@ -50,11 +53,11 @@ class NodeadmSourceError(KubeletConfigError):
     """A NodeConfig source nodeadm cannot decode (it would fail, or at boot skip the source)."""
 
 
-def _bytes(data):
+def _bytes(data: str | bytes | bytearray) -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else bytes(data)
 
 
-def _decode_if_base64(data):
+def _decode_if_base64(data: bytes) -> bytes:
     """encoding.go decodeIfBase64: Go's StdEncoding skips CR and LF; anything else that is not base64 stays as is."""
     compact = data.replace(b"\r", b"").replace(b"\n", b"")
     if not _BASE64.match(compact) or len(compact) % 4:
@@ -65,7 +68,7 @@ def _decode_if_base64(data):
         return data
 
 
-def _decompress_if_gzip(data, origin):
+def _decompress_if_gzip(data: bytes, origin: str) -> bytes:
     if data[:2] != b"\x1f\x8b":
         return data
     try:
@@ -74,7 +77,7 @@ def _decompress_if_gzip(data, origin):
         raise NodeadmSourceError(["%s: starts as gzip but does not decompress: %s" % (origin, exc)]) from exc
 
 
-def _first_nodeconfig(data, origin):
+def _first_nodeconfig(data: bytes, origin: str) -> dict:
     """The first YAML document of data as a NodeConfig mapping (what DecodeNodeConfig reads)."""
     try:
         text = data.decode("utf-8")
@@ -93,7 +96,7 @@ def _first_nodeconfig(data, origin):
     return document
 
 
-def _check_shape(document, origin):
+def _check_shape(document: dict, origin: str) -> None:
     spec = document.get("spec")
     if spec is None:
         return
@@ -111,7 +114,7 @@ def _check_shape(document, origin):
         raise NodeadmSourceError(problems)
 
 
-def _is_multipart(data):
+def _is_multipart(data: bytes) -> Message | None:
     try:
         message = email.message_from_bytes(data, policy=email.policy.compat32)
     except (TypeError, ValueError):
@@ -121,7 +124,7 @@ def _is_multipart(data):
     return message
 
 
-def _parse_maybe_multipart(data, origin):
+def _parse_maybe_multipart(data: bytes, origin: str) -> list[dict]:
     """mime.go ParseMaybeMultipart: the NodeConfig parts of a MIME multi-part document, or the data as one NodeConfig."""
     message = _is_multipart(data)
     if message is None:
@@ -139,17 +142,17 @@ def _parse_maybe_multipart(data, origin):
     return documents
 
 
-def user_data_nodeconfigs(data, origin="the user data"):
+def user_data_nodeconfigs(data: str | bytes, origin: str = "the user data") -> list[dict]:
     """The NodeConfig documents nodeadm reads from one user data, in merge order (userdata.go, then mime.go)."""
     return _parse_maybe_multipart(_decompress_if_gzip(_decode_if_base64(_bytes(data)), origin), origin)
 
 
-def file_nodeconfigs(path, text):
+def file_nodeconfigs(path: str, text: str | bytes) -> list[dict]:
     """The NodeConfig documents nodeadm reads from one /etc/eks/nodeadm.d file (file.go: ParseMaybeMultipart, no base64)."""
     return _parse_maybe_multipart(_bytes(text), path)
 
 
-def config_files(files, directory):
+def config_files(files: dict[str, str | None], directory: str) -> list[str]:
     """The files of `directory` nodeadm reads, in its order: {path: text} -> sorted paths."""
     prefix = directory.rstrip("/") + "/"
     return sorted(
@@ -162,20 +165,20 @@ def config_files(files, directory):
     )
 
 
-def kubelet_config(document):
+def kubelet_config(document: dict) -> dict:
     """spec.kubelet.config of one NodeConfig document ({} when unset)."""
     return ((document.get("spec") or {}).get("kubelet") or {}).get("config") or {}
 
 
-def merge_kubelet_configs(configs):
+def merge_kubelet_configs(configs: Iterable[dict]) -> dict:
     """spec.kubelet.config after nodeadm's merge of the sources in order: maps key by key, the rest replaced."""
-    merged = {}
+    merged: dict[str, Any] = {}
     for config in configs:
         merged = merge_patch(merged, config)
     return merged
 
 
-def _base64_problem(value):
+def _base64_problem(value: object) -> str | None:
     if not isinstance(value, str) or not value.strip():
         return "must be a non-empty string"
     if "-----BEGIN" in value:
@@ -190,10 +193,10 @@ def _base64_problem(value):
     return None
 
 
-def certificate_authority_problem(value):
+def certificate_authority_problem(value: object) -> str | None:
     """Why value is not what nodeadm wants in certificateAuthority (base64 of a PEM certificate), or None."""
     problem = _base64_problem(value)
-    if problem:
+    if problem is not None or not isinstance(value, str):
         return problem
     decoded = base64.b64decode(value.strip().encode("ascii"), validate=True)
     certificates = _PEM_CERTIFICATE.findall(decoded)
@@ -207,7 +210,7 @@ def certificate_authority_problem(value):
     return None
 
 
-def cluster_problems(cluster, path, complete=False):
+def cluster_problems(cluster: object, path: str, complete: bool = False) -> list[str]:
     """Problems of a NodeConfig spec.cluster mapping: unknown keys (nodeadm drops them silently), the CA's form, and
     with complete=True the fields nodeadm's validation requires."""
     if not isinstance(cluster, dict):

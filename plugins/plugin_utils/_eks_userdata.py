@@ -69,7 +69,7 @@ def _render_class(node_class: dict, path: str, header: str | None) -> tuple[dict
             path,
             lambda single, single_path: _render_single_type_class(single, single_path, header, "AL2023"),
             lambda nodeconfig, script: mime_user_data(nodeconfig, header, script),
-            lambda karpenter_kubelet, user_data: ec2nodeclass(name, spec, karpenter_kubelet, user_data, header),
+            lambda karpenter_kubelet, user_data: ec2nodeclass(name, spec or {}, karpenter_kubelet, user_data, header),
         )
     return _render_single_type_class(node_class, path, header, "AL2023")
 

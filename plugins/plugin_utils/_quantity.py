@@ -358,7 +358,7 @@ class Quantity:
     _s: str = ""
 
     @classmethod
-    def parse(cls, text: str) -> Quantity:
+    def parse(cls, text: object) -> Quantity:
         """quantity.go ParseQuantity, including its quirks: "-", "." and "Ki" parse as 0, "1.G" as 1G."""
         if not isinstance(text, str):
             raise QuantityError(text, f"quantities must be strings, not {type(text).__name__}")
