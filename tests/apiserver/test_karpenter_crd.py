@@ -2,8 +2,9 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The EC2NodeClasses numa.kubelet.eks_userdata writes, on a REAL kube-apiserver with Karpenter's REAL CRD.
 
-Karpenter v1.14.1's EC2NodeClass CRD (karpenter/, copied unchanged) is installed on the real kube-apiserver v1.36.2
-(../shared/apiserver). Every EC2NodeClass the shipped example and the nodeadm stage's classes produce is created, and
+Karpenter's EC2NodeClass CRD of v1.14.1 and of its main branch (karpenter/, copied unchanged; main's spec.kubelet takes
+any KubeletConfiguration field) is installed in turn on one real kube-apiserver v1.36.2 (../shared/apiserver), and
+every test runs against each. Every EC2NodeClass the shipped example and the nodeadm stage's classes produce is created, and
 the Bottlerocket classes' (TOML settings as userData) too; each rule eks_userdata enforces for Karpenter (role xor
 instanceProfile, the required selector terms, amiFamily without an alias) is shown to be the API server's too: the same
 spec with that one fault is refused by the server, with the CRD's message, and the class is refused by eks_userdata
@@ -16,6 +17,7 @@ import copy
 import json
 import os
 import shutil
+import time
 
 import pytest
 import yaml
@@ -25,7 +27,13 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import 
 from ansible_collections.numa.kubelet.tests.playbooks.test_eks_userdata_playbook import example_node_classes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CRD = os.path.join(HERE, "karpenter", "karpenter.k8s.aws_ec2nodeclasses.yaml")
+CRDS = {
+    "v1.14.1": os.path.join(HERE, "karpenter", "karpenter.k8s.aws_ec2nodeclasses.yaml"),
+    "main": os.path.join(HERE, "karpenter", "karpenter.k8s.aws_ec2nodeclasses.main.yaml"),
+}
+# A spec.kubelet field v1.14.1's schema does not have: kubectl's strict field validation refuses it there, main's CRD
+# keeps it; which of the two the server answers shows which CRD it serves.
+PASSTHROUGH_PROBE = {"kubelet": {"memoryManagerPolicy": "Static"}}
 SPEC = {
     "role": "KarpenterNodeRole",
     "amiSelectorTerms": [{"alias": "al2023@latest"}],
@@ -40,18 +48,38 @@ STATIC = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa
 
 
 @pytest.fixture(scope="module")
-def karpenter_api(tmp_path_factory):
+def apiserver(tmp_path_factory):
     skip_without_apiserver()
     if not shutil.which("kubectl"):
         pytest.skip("needs kubectl")
     api = ApiServer(str(tmp_path_factory.mktemp("karpenter-api") / "apiserver"))
     try:
         api.start()
-        api.kubectl("apply", "--server-side", "-f", CRD)
-        api.kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd/ec2nodeclasses.karpenter.k8s.aws")
         yield api
     finally:
         api.stop()
+
+
+def _serves(api, karpenter):
+    """Whether the server validates EC2NodeClasses with `karpenter`'s CRD (a CRD's new schema is served a moment after
+    it is stored)."""
+    good = yaml.safe_load(render_node_classes([karpenter_class("probe")])["files"]["probe.ec2nodeclass.yaml"])
+    good["spec"].update(PASSTHROUGH_PROBE)
+    result = api.kubectl("create", "--dry-run=server", "-f", "-", stdin=yaml.safe_dump(good), check=False)
+    return (result.returncode == 0) == (karpenter == "main")
+
+
+@pytest.fixture(scope="module", params=sorted(CRDS))
+def karpenter_api(request, apiserver):
+    """The API server serving the EC2NodeClass CRD of request.param, with no EC2NodeClass left from the other one."""
+    apiserver.kubectl("delete", "ec2nodeclasses.karpenter.k8s.aws", "--all", "--wait=true", check=False)
+    apiserver.kubectl("apply", "--server-side", "--force-conflicts", "-f", CRDS[request.param])
+    apiserver.kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd/ec2nodeclasses.karpenter.k8s.aws")
+    deadline = time.monotonic() + 30
+    while not _serves(apiserver, request.param):
+        assert time.monotonic() < deadline, f"the API server does not serve Karpenter {request.param}'s EC2NodeClass CRD"
+        time.sleep(0.5)
+    return apiserver
 
 
 def karpenter_class(name, spec=None, **overrides):
