@@ -12,6 +12,7 @@ import yaml
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._boot_split_bundle import OTHER_PARTS_ALLOWANCE, USER_DATA_LIMIT, shell_part
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import EksUserDataError, render_node_classes
+from ansible_collections.numa.kubelet.plugins.plugin_utils._quantity import Quantity
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.eks_node_classes import TWO_NODES, karpenter_class, node_class, problems_of
 
 GI = 1 << 30
@@ -80,11 +81,44 @@ def test_without_boot_split_types_of_one_layout_share_one_user_data():
     assert rendered["classes"]["m5"]["instance_types"] == list(types)
 
 
-def test_unpinned_totals_that_differ_by_type_are_refused():
-    (problem,) = problems_of([mixed_class(kubelet={})])
-    # maxPods 58 for the xlarge and 2xlarge, 234 for the 4xlarge: nodeadm's kubeReserved differs.
-    assert problem.startswith("node_classes[0] (m5): its instance types reserve different totals (m5.xlarge, m5.2xlarge: {'kubeReserved': {'memory': '893Mi'}")
-    assert "pin kubeReserved.memory" in problem
+def _totals(kube_reserved, **pinned):
+    return {**pinned, "kubeReserved": {"memory": kube_reserved}, "evictionHard": {"memory.available": "100Mi"}}
+
+
+@pytest.mark.parametrize(
+    "kubelet",
+    [{}, {"maxPods": 58}],
+    ids=["unpinned", "only-maxPods-pinned"],
+)
+def test_unpinned_totals_that_differ_by_type_are_refused_by_name(kubelet):
+    """maxPods 58 for the xlarge and 2xlarge, 234 for the 4xlarge: nodeadm's kubeReserved (11 * maxPods + 255 Mi, from
+    its own table even when the kubelet config sets maxPods) differs, and one spec.kubelet cannot carry both."""
+    (problem,) = problems_of([mixed_class(kubelet=kubelet)])
+    assert problem == (
+        f"node_classes[0] (m5): its instance types reserve different totals (m5.xlarge, m5.2xlarge: {_totals('893Mi', **kubelet)}; "
+        f"m5.4xlarge: {_totals('2829Mi', **kubelet)}); one class carries one NodeConfig and one spec.kubelet: pin kubeReserved.memory "
+        "(karpenter.kubelet or intent) so that every type reserves the same total and Karpenter schedules with it"
+    )
+
+
+@pytest.mark.parametrize("where", ["karpenter.kubelet", "intent"])
+def test_totals_pinned_in_either_place_give_every_type_one_spec_kubelet(where):
+    pinned_class = mixed_class(kubelet={} if where == "intent" else PINNED)
+    if where == "intent":
+        pinned_class["intent"] = dict(pinned_class["intent"], **PINNED)
+    details = render_node_classes([pinned_class])["classes"]["m5"]
+    assert details["karpenter_kubelet"]["kubeReserved"] == PINNED["kubeReserved"]
+    assert set(details["reserved_memory_by_type"]) == set(MIXED)
+
+
+def test_a_launch_template_class_keeps_each_types_own_totals():
+    """Without Karpenter nothing schedules with one class-wide total: each node's program splits the kubeReserved
+    nodeadm computes for its own type, so differing maxPods need no pin."""
+    launch_template = {key: value for key, value in node_class().items() if key not in ("instance_type", "topology")}
+    details = render_node_classes([dict(launch_template, instance_types=copy.deepcopy(MIXED), boot_split=True)])["classes"]["m5"]
+    totals = {name: sum(Quantity.parse(entry["limits"]["memory"]).as_int64() for entry in split) for name, split in details["reserved_memory_by_type"].items()}
+    # 11 * maxPods + 255 Mi of kubeReserved, plus the base config.json's 100Mi memory.available.
+    assert totals == {"m5.xlarge": (893 + 100) << 20, "m5.2xlarge": (893 + 100) << 20, "m5.4xlarge": (2829 + 100) << 20}
 
 
 def test_a_type_whose_split_the_engine_refuses_is_named():
