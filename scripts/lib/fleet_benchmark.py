@@ -8,21 +8,24 @@ hosts on 2 cores). Prints the times; exits 1 when the target is missed.
 
 rollout: the speed targets of a fleet run, side by side with what plain Ansible costs for the same hosts, in one run:
   (a) a no-op re-run of numa.kubelet.kubelet_numa (kubelet_numa_platform kubeadm) vs `ansible -m ansible.builtin.ping`: at most
-      1.5x, with 0 changed and 0 kubelet starts;
+      1.2x, with 0 changed and 0 kubelet starts;
   (b) the role's first converge vs a hand-written play that writes the same two files and restarts the kubelet (stop,
       remove the memory manager checkpoint, start): at most 1.0x;
   (c) playbooks/rollout.yml, node-local (no kubeconfig), serial 1: per-host time beyond the unit's own restart
-      (journal: systemd's "Stopping" to the kubelet stand-in's "Started kubelet"), at most 1.5 s; it includes what
-      verify's reads leave of the restart's settle time (kubelet_numa_settle_seconds from the kubelet's start,
-      default 2 s: the rollout reads the restart's final verdict before it counts the host);
+      (journal: systemd's "Stopping" to the kubelet stand-in's "Started kubelet") and the configured settle
+      (kubelet_numa_settle_seconds, counted from the moment memory_manager_state matches the plan), at most 1.0 s;
   (d) numa.kubelet.render for --render-hosts offline hosts (as `render --compare`): at most 60 s, beside one
-      ansible.builtin.template task over the same hosts.
+      ansible.builtin.template task over the same hosts;
+  (e) playbooks/rollout.yml, node-local, over all --hosts hosts with kubelet_numa_rollout_max_unavailable a third of
+      them and no canary batch (three equal batches) vs three times the same rollout of one batch's hosts: at most
+      1.2x; with the controller's CPU per host of both (its processes' CPU, without what nsenter runs on the nodes).
 The hosts are --hosts podman containers of localhost/numa-kubelet-testhost:bookworm (scripts/build-test-hosts),
 started and laid out by the STAND-IN helper `numa-standin-provision kubeadm` as the test stages start theirs
 (tests/podman_hosts.StageHosts), reached through community.docker.nsenter as in molecule/kubeadm, and removed at the
-end, also on failure or interrupt. Prints a table and the load average at its start and end; exits 1 when a target
-is missed. --logs DIR keeps every run's output there (with ANSIBLE_CALLBACKS_ENABLED=ansible.posix.profile_tasks in
-the environment, each task's time). About 12 minutes with the defaults, most of it the template comparison of (d).
+end, also on failure or interrupt. --only picks measurements (e.g. `--only e --hosts 60`). Prints a table and the load
+average at its start and end; exits 1 when a target is missed. --logs DIR keeps every run's output there (with
+ANSIBLE_CALLBACKS_ENABLED=ansible.posix.profile_tasks in the environment, each task's time). About 15 minutes with the
+defaults on an idle machine, most of it the template comparison of (d) and the rollouts of (c) and (e).
 
 Every time is a monotonic clock read around a whole ansible-playbook / ansible process, as a user waits for it; with
 --rounds N, (a) runs the no-op and ping N times in turn and takes the median of each. The playbooks are the files in
@@ -80,6 +83,9 @@ TESTHOST_CONFIG = {
     "systemReserved": {"memory": "512Mi"},
 }
 CHANGED_CONFIG = dict(TESTHOST_CONFIG, systemReserved={"memory": "768Mi"})
+# (e) rolls out two more, one batch's hosts first, then all of them: each run resets every host it rolls.
+BATCH_CONFIG = dict(TESTHOST_CONFIG, systemReserved={"memory": "640Mi"})
+FLEET_CONFIG = dict(TESTHOST_CONFIG, systemReserved={"memory": "896Mi"})
 # The two files the role writes on a kubeadm node, which the hand-written play writes byte for byte.
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
 FLAGS_FILE = "/etc/default/kubelet"
@@ -139,6 +145,16 @@ def write_yaml(path, data):
 def changed_in(output):
     """The sum of changed=N over the PLAY RECAP lines of an ansible-playbook output."""
     return sum(int(count) for count in re.findall(r"^\S.*\s:\s+ok=\d+\s+changed=(\d+)\s", output, re.MULTILINE))
+
+
+def unchanged_hosts(output, names):
+    """The hosts of NAMES without changed=N > 0 in the PLAY RECAP of an ansible-playbook output (a rollout that resets
+    every host changes each)."""
+    changed = set()
+    for host, count in re.findall(r"^(\S+)\s+:\s+ok=\d+\s+changed=(\d+)\s", output, re.MULTILINE):
+        if int(count):
+            changed.add(host)
+    return [name for name in names if name not in changed]
 
 
 def restart_windows(journals):
@@ -230,7 +246,7 @@ def noop_measurement(noops, pings, changed, starts):
     """(a) from the no-op's and ping's times (medians of several), the tasks the no-ops changed and the kubelet starts
     they caused."""
     name = "(a) no-op re-run vs ansible -m ping" + ("" if len(noops) == 1 else " (medians of %d)" % len(noops))
-    return Measurement(name, statistics.median(noops), statistics.median(pings), ratio_target=1.5, zeros={"changed": changed, "kubelet starts": starts})
+    return Measurement(name, statistics.median(noops), statistics.median(pings), ratio_target=1.2, zeros={"changed": changed, "kubelet starts": starts})
 
 
 def converge_measurement(converge, handwritten):
@@ -238,10 +254,25 @@ def converge_measurement(converge, handwritten):
     return Measurement("(b) first converge vs hand-written play", converge, handwritten, ratio_target=1.0)
 
 
-def rollout_measurement(rollout, restart_total, restart_longest, hosts):
-    """(c) from the rollout's wall time and its hosts' unit restarts (restart_windows): the time per host beyond them."""
-    note = "rollout %.2f s for %d hosts; baseline: longest unit restart" % (rollout, hosts)
-    return Measurement("(c) rollout per host beyond the unit restart", (rollout - restart_total) / hosts, restart_longest, absolute_target=1.5, note=note)
+def rollout_measurement(rollout, restart_total, restart_longest, hosts, settle):
+    """(c) from the rollout's wall time, its hosts' unit restarts (restart_windows) and the configured settle (seconds
+    each host's turn waits from the moment its memory_manager_state matches the plan): the time per host beyond them."""
+    note = "rollout %.2f s for %d hosts, settle %g s; baseline: longest unit restart" % (rollout, hosts, settle)
+    per_host = (rollout - restart_total) / hosts - settle
+    return Measurement("(c) rollout per host beyond restart and settle", per_host, restart_longest, absolute_target=1.0, note=note)
+
+
+def fleet_measurement(hosts, batch, fleet, one_batch):
+    """(e) from the rollout of HOSTS hosts in batches of BATCH and the same rollout of BATCH hosts (one batch): each a
+    Run with its wall time and the controller's CPU seconds (None when they cannot be measured here)."""
+    batches = -(-hosts // batch)
+    name = "(e) rollout, %d hosts in batches of %d vs %dx one batch" % (hosts, batch, batches)
+    if fleet.cpu is None or one_batch.cpu is None:
+        cpu = "not measured"
+    else:
+        cpu = "%.2f s at %d hosts, %.2f s at %d" % (fleet.cpu / hosts, hosts, one_batch.cpu / batch, batch)
+    note = "one batch %.2f s; controller CPU per host %s" % (one_batch.wall, cpu)
+    return Measurement(name, fleet.wall, batches * one_batch.wall, ratio_target=1.2, note=note)
 
 
 def render_measurement(hosts, render, template):
@@ -272,12 +303,12 @@ def say(program, message):
     print("[%s %s] %s" % (program, time.strftime("%H:%M:%S"), message), flush=True)
 
 
-def timed(argv, log, env):
+def timed(argv, log, env, preexec_fn=None):
     """Run ARGV (from the checkout, so that its ansible.cfg applies) with its output in LOG; the seconds it took on a
     monotonic clock. A failure stops the benchmark with the end of LOG."""
     with open(log, "w", encoding="utf-8") as handle:
         started = time.monotonic()
-        returncode = subprocess.run(argv, stdout=handle, stderr=subprocess.STDOUT, env=env, cwd=REPO, check=False).returncode
+        returncode = subprocess.run(argv, stdout=handle, stderr=subprocess.STDOUT, env=env, cwd=REPO, check=False, preexec_fn=preexec_fn).returncode
         elapsed = time.monotonic() - started
     if returncode != 0:
         with open(log, encoding="utf-8", errors="replace") as handle:
@@ -318,17 +349,131 @@ def render_main(arguments):
     return 0 if rendered == arguments.hosts and float(f"{seconds:.1f}") <= RENDER_TARGET_SECONDS else 1
 
 
+@dataclasses.dataclass
+class Run:
+    """One timed run: its wall time and the controller's CPU seconds (None where they cannot be measured)."""
+
+    wall: float
+    cpu: float | None
+
+
+# The nsenter the connection runs (by name, from PATH) when CPU is measured: it moves itself into the nodes' cgroup
+# first, so that what runs on the test hosts (which share this machine) is not counted as the controller's.
+NSENTER_WRAPPER = """#!/bin/sh
+echo $$ > '{procs}' || exit 125
+exec '{nsenter}' "$@"
+"""
+
+
+class CpuAccounting:
+    """The controller's CPU time of a run: two cpuacct cgroups (v1, or cgroup v2's cpu.stat), one the timed
+    ansible-playbook joins (its workers follow it), one the nsenter of every connection joins. Not available when
+    this machine has neither hierarchy, or the benchmark may not make cgroups: then every CPU figure is None."""
+
+    V1 = "/sys/fs/cgroup/cpuacct"
+    V2 = "/sys/fs/cgroup"
+
+    def __init__(self, tag, work):
+        self.groups, self.path_dir = {}, None
+        nsenter = shutil.which("nsenter")
+        if os.path.isfile(os.path.join(self.V1, "cpuacct.usage")):
+            root, self._usage = self.V1, self._usage_v1
+        elif os.path.isfile(os.path.join(self.V2, "cgroup.controllers")):
+            root, self._usage = self.V2, self._usage_v2
+        else:
+            return
+        try:
+            for role in ("controller", "nodes"):
+                self.groups[role] = os.path.join(root, f"numa-kubelet-bench-{tag}-{role}")
+                os.mkdir(self.groups[role])
+        except OSError:
+            self.close()
+            return
+        if nsenter is None:
+            self.close()
+            return
+        self.path_dir = os.path.join(work, "cpu-bin")
+        os.makedirs(self.path_dir, exist_ok=True)
+        wrapper = os.path.join(self.path_dir, "nsenter")
+        with open(wrapper, "w", encoding="utf-8") as handle:
+            handle.write(NSENTER_WRAPPER.format(procs=os.path.join(self.groups["nodes"], "cgroup.procs"), nsenter=nsenter))
+        os.chmod(wrapper, 0o755)
+
+    @property
+    def available(self):
+        return self.path_dir is not None
+
+    def env(self, env):
+        """ENV with the wrapper first on PATH (the environment of the timed runs)."""
+        return env if not self.available else dict(env, PATH=self.path_dir + os.pathsep + env.get("PATH", os.defpath))
+
+    def join_controller(self):
+        """For subprocess's preexec_fn: the child joins the controller's cgroup before it runs anything."""
+        with open(os.path.join(self.groups["controller"], "cgroup.procs"), "w", encoding="utf-8") as handle:
+            handle.write(str(os.getpid()))
+
+    def controller_seconds(self):
+        return self._usage(self.groups["controller"]) if self.available else None
+
+    @staticmethod
+    def _usage_v1(group):
+        return int(read(os.path.join(group, "cpuacct.usage"))) / 1e9
+
+    @staticmethod
+    def _usage_v2(group):
+        return int(re.search(r"^usage_usec (\d+)$", read(os.path.join(group, "cpu.stat")), re.MULTILINE).group(1)) / 1e6
+
+    def timed(self, argv, log, env):
+        """timed(), and the controller's CPU seconds of the run."""
+        before = self.controller_seconds()
+        wall = timed(argv, log, self.env(env), self.join_controller if self.available else None)
+        after = self.controller_seconds()
+        return Run(wall, None if before is None else after - before)
+
+    def close(self):
+        """Remove the cgroups (empty once the runs and the test hosts are gone)."""
+        for group in self.groups.values():
+            try:
+                os.rmdir(group)
+            except OSError:
+                pass
+        self.groups, self.path_dir = {}, None
+
+
+# Test hosts started side by side, and the seconds each may take to boot (on a busy machine, more than the stages').
+START_AT_ONCE = 10
+BOOT_TIMEOUT = 600
+# inotify instances a test host's systemd, logind and journald hold; with too few left in the user's limit
+# (fs.inotify.max_user_instances, 128 by default) systemd never finishes booting.
+INOTIFY_PER_HOST = 6
+INOTIFY_LIMIT = "/proc/sys/fs/inotify/max_user_instances"
+
+
+def inotify_shortage(hosts, limit_text):
+    """The refusal when the user's inotify limit (LIMIT_TEXT, as /proc shows it) is too low for HOSTS test hosts, or None."""
+    needed = hosts * INOTIFY_PER_HOST
+    if int(limit_text) >= needed:
+        return None
+    return (
+        "%d test hosts need about %d inotify instances and fs.inotify.max_user_instances is %s: raise it first "
+        "(sysctl -w fs.inotify.max_user_instances=%d)" % (hosts, needed, limit_text.strip(), max(1024, needed * 2))
+    )
+
+
 class Fleet:
     """The rollout benchmark's test hosts, their inventory and what the benchmark reads from them."""
 
-    def __init__(self, hosts, names, work):
-        self.hosts, self.names, self.work = hosts, names, work
+    def __init__(self, hosts, names, work, rounds=1):
+        self.hosts, self.names, self.work, self.rounds = hosts, names, work, rounds
         self.inventory = os.path.join(work, "inventory.yml")
 
     def start(self):
-        """Fresh hosts laid out as kubeadm nodes with the kubelet stand-in running; writes the inventory."""
+        """Fresh hosts laid out as kubeadm nodes with the kubelet stand-in running, started a few at a time (sixty
+        systemd boots at once on two cores outlast the boot timeout); writes the inventory."""
         self.hosts.remove_all()
-        pids = self.hosts.start_all({name: {"layout": "kubeadm"} for name in self.names})
+        pids = {}
+        for first in range(0, len(self.names), START_AT_ONCE):
+            pids.update(self.hosts.start_all({name: {"layout": "kubeadm"} for name in self.names[first : first + START_AT_ONCE]}))
         write_yaml(self.inventory, testhost_inventory({name: pids[name] for name in self.names}))
 
     def starts(self):
@@ -356,6 +501,86 @@ def measure_noop(fleet, program, rounds, env):
     return noop_measurement(noops, pings, changed, sum(after[name] - before[name] for name in fleet.names))
 
 
+def settle_seconds():
+    """The role's default kubelet_numa_settle_seconds, which (c) and (e) run with."""
+    with open(os.path.join(REPO, "roles", "kubelet_numa", "defaults", "main.yml"), encoding="utf-8") as handle:
+        return float(yaml.safe_load(handle)["kubelet_numa_settle_seconds"])
+
+
+def rollout_argv(fleet, config, *extra):
+    """playbooks/rollout.yml node-local over FLEET's inventory with the reservations of CONFIG (so every host is reset)."""
+    changed = write_yaml(os.path.join(fleet.work, "config-%d.yml" % len(os.listdir(fleet.work))), {"kubelet_numa_config": config})
+    argv = [os.path.join(BIN, "ansible-playbook"), "-i", fleet.inventory, "-e", "@" + changed, "-e", "kubelet_numa_rollout_node_local=true"]
+    for assignment in extra:
+        argv += ["-e", assignment]
+    return [*argv, os.path.join(REPO, "playbooks", "rollout.yml")]
+
+
+def measure_converge(fleet, program, env):
+    """(b) and (a): the role's first converge, its no-op re-runs beside ping, then the hand-written play on fresh hosts."""
+    names, hosts, work = fleet.names, fleet.hosts, fleet.work
+    ansible_playbook = os.path.join(BIN, "ansible-playbook")
+    say(program, "(b) first converge of the role")
+    converge = timed([ansible_playbook, "-i", fleet.inventory, os.path.join(PLAYBOOKS, "role.yml")], os.path.join(work, "converge.log"), env)
+    say(program, "(a) no-op re-run of the role, and ansible -m ansible.builtin.ping")
+    noop = measure_noop(fleet, program, fleet.rounds, env)
+    say(program, noop.progress())
+    # The baseline writes byte for byte what the role wrote: both files are taken from the first converged host.
+    baseline = os.path.join(work, "baseline")
+    os.makedirs(baseline)
+    fleet.copy_out(names[0], DROPIN, os.path.join(baseline, "dropin.conf.j2"))
+    fleet.copy_out(names[0], FLAGS_FILE, os.path.join(baseline, "kubelet.env"))
+    say(program, "(b) the hand-written play on fresh hosts")
+    fleet.start()
+    handwritten = timed(
+        [ansible_playbook, "-i", fleet.inventory, "-e", "baseline_dir=" + baseline, os.path.join(PLAYBOOKS, "handwritten.yml")],
+        os.path.join(work, "baseline.log"),
+        env,
+    )
+    for name in names:
+        if [start.get("result") for start in hosts.kubelet_starts(name)][-1:] != ["started"]:
+            raise BenchmarkError(f"{name}: the kubelet did not start after the hand-written play (its output: baseline.log, kept with --logs)")
+    converged = converge_measurement(converge, handwritten)
+    say(program, converged.progress())
+    return [noop, converged]
+
+
+def measure_rollout(fleet, program, env):
+    """(c): the serial rollout of changed reservations, and each host's unit restart from its journal."""
+    say(program, "(c) playbooks/rollout.yml node-local, serial 1, with changed reservations (one reset per host)")
+    # The journal's own clock, to the second: what it is read from.
+    since_epoch = int(time.time())
+    rollout = timed(rollout_argv(fleet, CHANGED_CONFIG), os.path.join(fleet.work, "rollout.log"), env)
+    journals = {}
+    for name in fleet.names:
+        journals[name] = fleet.hosts.sh(name, "journalctl --unit kubelet.service --since @%d --output json --no-pager" % since_epoch).stdout
+        with open(os.path.join(fleet.work, f"journal-{name}.json"), "w", encoding="utf-8") as handle:
+            handle.write(journals[name])
+    measurement = rollout_measurement(rollout, *restart_windows(journals), len(fleet.names), settle_seconds())
+    say(program, measurement.progress())
+    return measurement
+
+
+def measure_batches(fleet, program, env, cpu):
+    """(e): the rollout of one batch's hosts (a third of them), then of all hosts in three batches of that size, each
+    with reservations the hosts do not have yet (one reset per host)."""
+    hosts = len(fleet.names)
+    batch = max(1, hosts // 3)
+    budget = ("kubelet_numa_rollout_max_unavailable=%d" % batch, "kubelet_numa_rollout_canary=0")
+    runs = []
+    for label, count, config in (("one batch", batch, BATCH_CONFIG), ("all", hosts, FLEET_CONFIG)):
+        say(program, "(e) playbooks/rollout.yml node-local over %d hosts, kubelet_numa_rollout_max_unavailable %d, no canary" % (count, batch))
+        argv = rollout_argv(fleet, config, *budget, "kubelet_numa_rollout_hosts=" + ",".join(fleet.names[:count]))
+        log = os.path.join(fleet.work, "batches-%s.log" % label.replace(" ", "-"))
+        runs.append(cpu.timed(argv, log, env))
+        missed = unchanged_hosts(read(log), fleet.names[:count])
+        if missed:
+            raise BenchmarkError("(e) the rollout did not reset %d of its hosts (%s ...): see %s" % (len(missed), missed[0], log))
+    measurement = fleet_measurement(hosts, batch, runs[1], runs[0])
+    say(program, measurement.progress())
+    return measurement
+
+
 def rollout_main(arguments):
     program = "benchmark-rollout"
     if not (os.path.isfile(os.path.join(podman_hosts.hosts_dir(), "containers.conf")) and podman_hosts.image_exists(podman_hosts.TEST_HOST_IMAGE)):
@@ -363,85 +588,56 @@ def rollout_main(arguments):
             "no test host image %s (or %s): run scripts/build-test-hosts --only container"
             % (podman_hosts.TEST_HOST_IMAGE, os.path.join(podman_hosts.hosts_dir(), "containers.conf"))
         )
+    shortage = inotify_shortage(arguments.hosts, read(INOTIFY_LIMIT)) if os.path.isfile(INOTIFY_LIMIT) else None
+    if shortage:
+        raise BenchmarkError(shortage)
     env = podman_hosts.ansible_env(COLLECTIONS, ANSIBLE_RETRY_FILES_ENABLED="false", ANSIBLE_DEPRECATION_WARNINGS="false")
-    ansible_playbook = os.path.join(BIN, "ansible-playbook")
     names = ["bench-rollout-%d-%d" % (os.getpid(), index) for index in range(1, arguments.hosts + 1)]
     measurements = []
     work = tempfile.mkdtemp(prefix="numa-kubelet-bench.")
+    cpu = CpuAccounting(str(os.getpid()), work)
+    # The machine's load when the run began and ended, printed under the table: figures taken beside other jobs say
+    # little.
+    load_at_start = load_average(read("/proc/loadavg"))
     try:
-        with podman_hosts.StageHosts() as hosts:
-            fleet = Fleet(hosts, names, work)
-            # The machine's load when the run began and ended, printed under the table: figures taken beside other
-            # jobs say little.
-            load_at_start = load_average(read("/proc/loadavg"))
-            say(program, "starting %d test hosts (%s ...)" % (arguments.hosts, names[0]))
-            fleet.start()
-            say(program, "(b) first converge of the role")
-            converge = timed([ansible_playbook, "-i", fleet.inventory, os.path.join(PLAYBOOKS, "role.yml")], os.path.join(work, "converge.log"), env)
-            say(program, "(a) no-op re-run of the role, and ansible -m ansible.builtin.ping")
-            measurements.append(measure_noop(fleet, program, arguments.rounds, env))
+        if set(arguments.only) & set("abce"):
+            with podman_hosts.StageHosts(boot_timeout=BOOT_TIMEOUT) as hosts:
+                fleet = Fleet(hosts, names, work, arguments.rounds)
+                say(program, "starting %d test hosts (%s ...)" % (arguments.hosts, names[0]))
+                fleet.start()
+                if "a" in arguments.only or "b" in arguments.only:
+                    measurements += [row for row in measure_converge(fleet, program, env) if row.name[1] in arguments.only]
+                if "c" in arguments.only:
+                    measurements.append(measure_rollout(fleet, program, env))
+                if "e" in arguments.only:
+                    measurements.append(measure_batches(fleet, program, env, cpu))
+                hosts.remove_all()
+        if "d" in arguments.only:
+            say(program, "(d) render for %d offline hosts, and one template task over the same hosts (slow)" % arguments.render_hosts)
+            render_work = os.path.join(work, "render")
+            os.makedirs(render_work)
+            render, rendered, template = run_render(arguments.render_hosts, True, render_work, podman_hosts.ansible_env(COLLECTIONS))
+            if rendered != arguments.render_hosts:
+                raise BenchmarkError("numa.kubelet.render wrote %d plan.json for %d hosts (see %s)" % (rendered, arguments.render_hosts, render_work))
+            measurements.append(render_measurement(arguments.render_hosts, render, template))
             say(program, measurements[-1].progress())
-
-            # The baseline writes byte for byte what the role wrote: both files are taken from the first converged host.
-            baseline = os.path.join(work, "baseline")
-            os.makedirs(baseline)
-            fleet.copy_out(names[0], DROPIN, os.path.join(baseline, "dropin.conf.j2"))
-            fleet.copy_out(names[0], FLAGS_FILE, os.path.join(baseline, "kubelet.env"))
-            say(program, "(b) the hand-written play on fresh hosts")
-            fleet.start()
-            handwritten = timed(
-                [ansible_playbook, "-i", fleet.inventory, "-e", "baseline_dir=" + baseline, os.path.join(PLAYBOOKS, "handwritten.yml")],
-                os.path.join(work, "baseline.log"),
-                env,
-            )
-            for name in names:
-                if [start.get("result") for start in hosts.kubelet_starts(name)][-1:] != ["started"]:
-                    raise BenchmarkError(f"{name}: the kubelet did not start after the hand-written play (its output: baseline.log, kept with --logs)")
-            measurements.append(converge_measurement(converge, handwritten))
-            say(program, measurements[-1].progress())
-
-            say(program, "(c) playbooks/rollout.yml node-local, serial 1, with changed reservations (one reset per host)")
-            changed = write_yaml(os.path.join(work, "changed.yml"), {"kubelet_numa_config": CHANGED_CONFIG})
-            # The journal's own clock, to the second: what it is read from.
-            since_epoch = int(time.time())
-            rollout = timed(
-                [
-                    ansible_playbook,
-                    "-i",
-                    fleet.inventory,
-                    "-e",
-                    "@" + changed,
-                    "-e",
-                    "kubelet_numa_rollout_node_local=true",
-                    os.path.join(REPO, "playbooks", "rollout.yml"),
-                ],
-                os.path.join(work, "rollout.log"),
-                env,
-            )
-            journals = {}
-            for name in names:
-                journals[name] = hosts.sh(name, "journalctl --unit kubelet.service --since @%d --output json --no-pager" % since_epoch).stdout
-                with open(os.path.join(work, f"journal-{name}.json"), "w", encoding="utf-8") as handle:
-                    handle.write(journals[name])
-            measurements.append(rollout_measurement(rollout, *restart_windows(journals), arguments.hosts))
-            say(program, measurements[-1].progress())
-            hosts.remove_all()
-
-        say(program, "(d) render for %d offline hosts, and one template task over the same hosts (slow)" % arguments.render_hosts)
-        render_work = os.path.join(work, "render")
-        os.makedirs(render_work)
-        render, rendered, template = run_render(arguments.render_hosts, True, render_work, podman_hosts.ansible_env(COLLECTIONS))
-        if rendered != arguments.render_hosts:
-            raise BenchmarkError("numa.kubelet.render wrote %d plan.json for %d hosts (see %s)" % (rendered, arguments.render_hosts, render_work))
-        measurements.append(render_measurement(arguments.render_hosts, render, template))
-        say(program, measurements[-1].progress())
+        measurements.sort(key=lambda row: row.name)
         lines, passed = table(measurements, arguments.hosts, load_at_start, load_average(read("/proc/loadavg")))
         print("\n".join(lines), flush=True)
         return 0 if passed else 1
     finally:
+        cpu.close()
         if arguments.logs:
             shutil.copytree(work, arguments.logs, dirs_exist_ok=True)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def measurements_list(text):
+    """--only: letters of a to e, as `a,c` or `ac`."""
+    letters = text.replace(",", "")
+    if not letters or not set(letters) <= set("abcde"):
+        raise argparse.ArgumentTypeError(f"must be letters of a to e (as a,c), got '{text}'")
+    return letters
 
 
 def positive(text):
@@ -462,6 +658,7 @@ def parser():
     rollout.add_argument("--hosts", type=positive, default=6, help="test hosts (default 6)")
     rollout.add_argument("--render-hosts", type=positive, default=1000, help="offline hosts of (d) (default 1000)")
     rollout.add_argument("--rounds", type=positive, default=1, help="(a): the no-op and ping this many times in turn, medians compared (default 1)")
+    rollout.add_argument("--only", type=measurements_list, default="abcde", help="the measurements to take, as a,c (default all: a,b,c,d,e)")
     rollout.add_argument("--logs", metavar="DIR", help="keep every run's output in DIR")
     return top
 

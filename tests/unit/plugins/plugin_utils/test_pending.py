@@ -1,7 +1,7 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """_pending: what applying a plan writes (the plan's files, the checkpoint guard's, the reset marker) and what of it
-differs from the node, decided once for the role (roles/kubelet_numa/tasks/run.yml skips apply.yml on nothing pending)."""
+differs from the node, decided once for the role (roles/kubelet_numa/tasks/main.yml skips apply.yml on nothing pending)."""
 
 from __future__ import annotations
 
