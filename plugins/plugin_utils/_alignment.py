@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
+from typing import Any, TypedDict
 
 # klog's structured key="value" pairs (values are Go-quoted strings).
 _KLOG_PAIR = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
@@ -29,9 +31,63 @@ class AlignmentError(Exception):
     """The node's view cannot be read as the kubelet's checkpoints and the kernel's lists."""
 
 
-def parse_cpu_list(text):
+class NumaNode(TypedDict):
+    id: int
+    cpus: list[int]
+
+
+class RunningContainer(TypedDict):
+    """A pod container's first process as numa.kubelet.container_numa reads it (/proc/PID/status)."""
+
+    pod_uid: str
+    namespace: str
+    pod: str
+    container: str
+    pid: int | None
+    cpus_allowed_list: str
+    mems_allowed_list: str
+
+
+class NodeView(TypedDict, total=False):
+    """What numa.kubelet.container_numa returns: the kubelet's checkpoints (text), the topology, the containers."""
+
+    memory_manager_state: str | None
+    cpu_manager_state: str | None
+    numa_nodes: list[NumaNode]
+    containers: list[RunningContainer]
+    admission_denials: list[str]
+
+
+class Denial(TypedDict):
+    pod: str
+    reason: str
+    message: str
+
+
+class ContainerAlignment(TypedDict):
+    """One container the Memory Manager holds memory for, with the kernel's view of its process when it runs."""
+
+    pod_uid: str
+    container: str
+    numa_nodes: list[int]
+    pod: str | None
+    pid: int | None
+    cpus_allowed_list: str | None
+    mems_allowed_list: str | None
+    exclusive_cpus: str | None
+    problems: list[str]
+
+
+class Alignment(TypedDict):
+    containers: list[ContainerAlignment]
+    refused: list[Denial]
+    lines: list[str]
+    problems: list[str]
+
+
+def parse_cpu_list(text: str | None) -> set[int]:
     """Expand a kernel or cpuset list such as '0-3,8' into a set of ints ('' is the empty set)."""
-    numbers = set()
+    numbers: set[int] = set()
     for part in (text or "").strip().split(","):
         if not part:
             continue
@@ -42,9 +98,9 @@ def parse_cpu_list(text):
     return numbers
 
 
-def format_list(numbers):
+def format_list(numbers: Iterable[int]) -> str:
     """The kernel's compact list form of a set of ints: {0, 1, 2, 5} -> '0-2,5'."""
-    ranges = []
+    ranges: list[list[int]] = []
     for number in sorted(numbers):
         if ranges and number == ranges[-1][1] + 1:
             ranges[-1][1] = number
@@ -53,7 +109,7 @@ def format_list(numbers):
     return ",".join(str(a) if a == b else "%d-%d" % (a, b) for a, b in ranges)
 
 
-def _checkpoint(text, name):
+def _checkpoint(text: str | None, name: str) -> dict[str, Any] | None:
     if text is None:
         return None
     try:
@@ -65,9 +121,9 @@ def _checkpoint(text, name):
     return state
 
 
-def admission_denials(lines):
+def admission_denials(lines: Iterable[str] | None) -> list[Denial]:
     """The kubelet's "Pod admission denied" log lines as [{pod, reason, message}], the last one per pod, in order."""
-    denied = {}
+    denied: dict[str, Denial] = {}
     for line in lines or []:
         if _ADMISSION_DENIED not in line:
             continue
@@ -78,15 +134,15 @@ def admission_denials(lines):
     return list(denied.values())
 
 
-def _memory_nodes(blocks):
+def _memory_nodes(blocks: list[dict[str, Any]] | None) -> set[int]:
     """The NUMA nodes of a container's memory blocks (memory and hugepages) in memory_manager_state."""
-    nodes = set()
+    nodes: set[int] = set()
     for block in blocks or []:
         nodes.update(block.get("numaAffinity") or [])
     return nodes
 
 
-def alignment(view):
+def alignment(view: NodeView) -> Alignment:
     """Compare, per pod container the Memory Manager assigned NUMA nodes to, the checkpoint with the kernel.
 
     view: {"memory_manager_state": text or None, "cpu_manager_state": text or None,
@@ -101,7 +157,9 @@ def alignment(view):
     node_cpus = {int(node["id"]): set(node["cpus"]) for node in view.get("numa_nodes") or []}
     running = {(c["pod_uid"], c["container"]): c for c in view.get("containers") or []}
     refused = admission_denials(view.get("admission_denials"))
-    rows, lines, problems = [], [], []
+    rows: list[ContainerAlignment] = []
+    lines: list[str] = []
+    problems: list[str] = []
 
     if memory_state is None:
         lines.append("alignment: no memory_manager_state: the kubelet has not started with its Memory Manager, nothing to prove")
@@ -114,7 +172,7 @@ def alignment(view):
             for name in sorted(entries[uid]):
                 nodes = _memory_nodes(entries[uid][name])
                 seen = running.get((uid, name))
-                row = {
+                row: ContainerAlignment = {
                     "pod_uid": uid,
                     "container": name,
                     "numa_nodes": sorted(nodes),
@@ -132,12 +190,10 @@ def alignment(view):
                         "(not checked)" % (uid, name, format_list(nodes))
                     )
                     continue
-                row.update(
-                    pod="%s/%s" % (seen["namespace"], seen["pod"]),
-                    pid=seen["pid"],
-                    cpus_allowed_list=seen["cpus_allowed_list"],
-                    mems_allowed_list=seen["mems_allowed_list"],
-                )
+                row["pod"] = "%s/%s" % (seen["namespace"], seen["pod"])
+                row["pid"] = seen["pid"]
+                row["cpus_allowed_list"] = seen["cpus_allowed_list"]
+                row["mems_allowed_list"] = seen["mems_allowed_list"]
                 cpus, mems = parse_cpu_list(seen["cpus_allowed_list"]), parse_cpu_list(seen["mems_allowed_list"])
                 nodes_cpus = set().union(*(node_cpus.get(node, set()) for node in nodes))
                 where = "pod %s container %s (PID %s)" % (row["pod"], name, seen["pid"])

@@ -10,19 +10,21 @@ that are also argument spec keys, suboptions as options
 
 from __future__ import annotations
 
+from typing import Any
+
 import yaml
 
 # The keys an option's documentation shares with its argument spec; the rest (description, version_added) are docs only.
 _SPEC_KEYS = ("type", "elements", "default", "required", "choices", "aliases", "no_log")
 
 
-def argument_spec_from_documentation(documentation):
+def argument_spec_from_documentation(documentation: str) -> dict[str, dict[str, Any]]:
     """{option: spec} of a module's DOCUMENTATION (YAML text); {} for a module without options."""
     return _options(yaml.safe_load(documentation).get("options") or {})
 
 
-def _options(options):
-    specs = {}
+def _options(options: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    specs: dict[str, dict[str, Any]] = {}
     for name, option in options.items():
         spec = {key: option[key] for key in _SPEC_KEYS if key in option}
         if "suboptions" in option:

@@ -15,11 +15,11 @@ import re
 _RUNTIME = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "meta", "runtime.yml")
 
 
-def _release(text):
+def _release(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
 
 
-def minimum_core(runtime_path=_RUNTIME):
+def minimum_core(runtime_path: str = _RUNTIME) -> str:
     """The lower bound of requires_ansible (">=2.16.0,<2.22.0" gives "2.16.0")."""
     with open(runtime_path, encoding="utf-8") as handle:
         match = re.search(r"""^requires_ansible:\s*["']?[^"'\n]*>=\s*([0-9.]+)""", handle.read(), re.MULTILINE)
@@ -28,7 +28,7 @@ def minimum_core(runtime_path=_RUNTIME):
     return match.group(1)
 
 
-def too_old_message(core_version, runtime_path=_RUNTIME):
+def too_old_message(core_version: str, runtime_path: str = _RUNTIME) -> str | None:
     """The refusal for a core below the lower bound, else None."""
     minimum = minimum_core(runtime_path)
     if _release(core_version) >= _release(minimum):

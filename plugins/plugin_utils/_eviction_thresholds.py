@@ -16,6 +16,7 @@ import math
 import re
 import struct
 from fractions import Fraction
+from typing import Literal, TypeAlias
 
 from ._config import KubeletConfigError, parse_quantity
 from ._kubelet_defaults import parse_go_duration
@@ -43,6 +44,9 @@ _DECIMAL_FLOAT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _HEX_FLOAT = re.compile(r"^[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+$")
 _INFINITY = re.compile(r"^[+-]?(inf|infinity)$", re.IGNORECASE)
 _FLOAT32_MAX = Fraction(struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0])
+
+# A threshold the kubelet acts on: a float32 share of capacity, or an absolute quantity.
+Threshold: TypeAlias = tuple[Literal["percentage"], float] | tuple[Literal["quantity"], Quantity]
 
 
 def _float32(value: float) -> float:
@@ -88,7 +92,7 @@ def parse_percentage(value: str, path: str) -> float:
     return _float32(_parse_float32(value.rstrip("%"), path) / 100)
 
 
-def parse_threshold(signal, value, field="evictionHard"):
+def parse_threshold(signal: str, value: object, field: str = "evictionHard") -> Threshold | None:
     """One evictionHard / evictionSoft entry as helpers.go parseThresholdStatement reads it.
 
     Returns None for a threshold the kubelet ignores ("0%", "100%"), ("percentage", float32 share of capacity)

@@ -10,6 +10,7 @@ value the flag syntax cannot carry, is an error: nothing is dropped.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from ._config import KubeletConfigError
 from ._kubelet_fields import FLAG_FORMS
@@ -29,11 +30,11 @@ _UNSAFE_RULE = (
 )
 
 
-def _unsafe(character):
+def _unsafe(character: str) -> bool:
     return character.isspace() or unicodedata.category(character) == "Cc" or character in _QUOTING
 
 
-def _text(value, path, forbidden=""):
+def _text(value: object, path: str, forbidden: str = "") -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise KubeletConfigError(["%s: %r (%s) cannot be written in a kubelet flag: use a string or an integer" % (path, value, type(value).__name__)])
     text = str(value)
@@ -53,7 +54,7 @@ def _text(value, path, forbidden=""):
     return text
 
 
-def _mapping(value, path):
+def _mapping(value: object, path: str) -> dict[Any, Any]:
     if not isinstance(value, dict) or not value:
         raise KubeletConfigError(
             [
@@ -64,16 +65,16 @@ def _mapping(value, path):
     return value
 
 
-def _sorted_items(value, path):
+def _sorted_items(value: object, path: str) -> list[tuple[Any, Any]]:
     # Sorted like the flag types' String(); keys compared as text so that a stray integer key is reported, not a crash.
     return sorted(_mapping(value, path).items(), key=lambda item: str(item[0]))
 
 
-def _pairs(value, path, separator):
+def _pairs(value: object, path: str, separator: str) -> str:
     return ",".join("%s%s%s" % (_text(key, path, ",=<"), separator, _text(item, "%s.%s" % (path, key), ",")) for key, item in _sorted_items(value, path))
 
 
-def _feature_gates(value, path):
+def _feature_gates(value: object, path: str) -> str:
     items = _sorted_items(value, path)
     for key, enabled in items:
         if not isinstance(enabled, bool):
@@ -81,10 +82,10 @@ def _feature_gates(value, path):
     return ",".join("%s=%s" % (_text(key, path, ",="), "true" if enabled else "false") for key, enabled in items)
 
 
-def _reserved_memory(value, path):
+def _reserved_memory(value: object, path: str) -> str:
     if not isinstance(value, list) or not value:
         raise KubeletConfigError(["%s: %r cannot be written as a kubelet flag: a non-empty list of {numaNode, limits} is needed" % (path, value)])
-    nodes = []
+    nodes: list[str] = []
     for index, item in enumerate(value):
         item_path = "%s[%d]" % (path, index)
         if not isinstance(item, dict) or isinstance(item.get("numaNode"), bool) or not isinstance(item.get("numaNode"), int):
@@ -103,13 +104,13 @@ def _reserved_memory(value, path):
     return ";".join(nodes)
 
 
-def _list(value, path):
+def _list(value: object, path: str) -> str:
     if not isinstance(value, list) or not value:
         raise KubeletConfigError(["%s: %r cannot be written as a kubelet flag: a non-empty list is needed" % (path, value)])
     return ",".join(_text(item, path, ',"') for item in value)
 
 
-def _flags_for(field, value):
+def _flags_for(field: str, value: object) -> list[str]:
     name, kind = FLAG_FORMS[field]
     if kind == "scalar":
         return ["--%s=%s" % (name, _text(value, field))]
@@ -127,12 +128,12 @@ def _flags_for(field, value):
     return ["--%s=%s" % (name, _list(value, field))]
 
 
-def kubelet_flags(config):
+def kubelet_flags(config: object) -> list[str]:
     """The kubelet flags ('--name=value') that carry this config fragment, in the fragment's field order."""
     if not isinstance(config, dict):
         raise KubeletConfigError(["kubelet config: must be a mapping of KubeletConfiguration fields, got %s" % type(config).__name__])
-    problems = []
-    flags = []
+    problems: list[str] = []
+    flags: list[str] = []
     for field, value in config.items():
         if field in _TYPE_FIELDS:
             continue
@@ -148,6 +149,6 @@ def kubelet_flags(config):
     return flags
 
 
-def flag_key(item):
+def flag_key(item: str) -> str:
     """The flag name of one kubelet argument item, written 'name=value', '--name=value' or 'name' (an RKE2 kubelet-arg item)."""
     return item.lstrip("-").partition("=")[0]

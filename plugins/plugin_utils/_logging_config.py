@@ -27,7 +27,7 @@ class _FieldError(str):
     """A field error of logs/api/v1 Validate; logging_problems joins them as the kubelet reports them."""
 
 
-def _verbosity_problem(path: str, value, go_field: str) -> str | None:
+def _verbosity_problem(path: str, value: object, go_field: str) -> str | None:
     """A VerbosityLevel (uint32) that klog cannot take: above MaxInt32 (Validate) or outside uint32 (decoding)."""
     if isinstance(value, bool) or not isinstance(value, int):
         return None
