@@ -14,7 +14,8 @@ import re
 from fractions import Fraction
 
 from ._config import API_VERSION, KIND, KubeletConfigError
-from ._feature_gates import FEATURE_GATES_SOURCE, gate_enabled, gate_table
+from ._feature_gate_table import FEATURE_GATES_SOURCE, gate_table
+from ._feature_gates import gate_enabled
 from ._kubelet_fields import checked_minor, fields_unknown_to
 
 KUBELET_DEFAULTS_SOURCE = (

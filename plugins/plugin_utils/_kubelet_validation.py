@@ -30,7 +30,8 @@ import re
 from collections.abc import Callable, Mapping
 
 from ._config import KubeletConfigError
-from ._feature_gates import DEFAULT_KUBELET_VERSION, kubelet_minor, resolve_feature_gates
+from ._feature_gate_table import DEFAULT_KUBELET_VERSION, kubelet_minor
+from ._feature_gates import resolve_feature_gates
 from ._go_text import go_quote
 from ._kubelet_defaults import go_duration_string, parse_go_duration, set_defaults
 
