@@ -16,6 +16,8 @@ decimal.Decimal built from integer digits, never through floats or a rounding co
 Go does its exponent arithmetic on int32 (Scale, inf.Scale) and silently wraps; that is reproduced where the
 wrap is reachable from a parsed string, e.g. "1e4294967297" parses as 10. Where Go would build a power of ten
 with billions of digits (rounding "1e-2000000000" up to 1n), the same result is computed without it.
+
+The value's two forms and their exact arithmetic live in _quantity_amount; here are the text, its suffixes and Quantity.
 """
 
 from __future__ import annotations
@@ -24,23 +26,35 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import total_ordering
-from typing import NamedTuple
 
-DECIMAL_EXPONENT = "DecimalExponent"
-BINARY_SI = "BinarySI"
-DECIMAL_SI = "DecimalSI"
+from ._quantity_amount import (
+    BINARY_SI,
+    DECIMAL_EXPONENT,
+    DECIMAL_SI,
+    LOG10_MAX_INT64,
+    MAX_INT64_FACTORS,
+    NANO,
+    ZERO,
+    InfDec,
+    Int64Amount,
+    canonical_base10,
+    dec_add,
+    fits_int64,
+    int64_amount_add,
+    parse_dec,
+    positive_scale_int64,
+    remove_factors,
+    scaled_value,
+    to_decimal,
+    whole_value,
+    wrap_int32,
+)
 
 # quantity.go: splitREString and the three parse errors, verbatim.
 _SPLIT_RE_STRING = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 _ERR_FORMAT_WRONG = "quantities must match the regular expression '" + _SPLIT_RE_STRING + "'"
 _ERR_NUMERIC = "unable to parse numeric part of quantity"
 _ERR_SUFFIX = "unable to parse quantity's suffix"
-
-_MOST_POSITIVE = (1 << 63) - 1  # math.go mostPositive
-_MOST_NEGATIVE = -(1 << 63)  # math.go mostNegative
-_MAX_INT64_FACTORS = 18  # math.go maxInt64Factors: decimal digits the int64 fast path accepts
-_NANO = -9  # amount.go Nano: parsing keeps nothing finer
-_LOG10_MAX_INT64 = 19  # 10**19 is the first power of ten above mostPositive
 
 _DIGITS = "0123456789"
 _SUFFIX_LETTERS = "eEinumkKMGTP"  # quantity.go parseQuantityString: characters a suffix may start with
@@ -67,149 +81,6 @@ class QuantityError(ValueError):
         super().__init__(f"invalid quantity '{text}': {kubernetes_error}")
         self.text = text
         self.kubernetes_error = kubernetes_error
-
-
-class _Int64Amount(NamedTuple):
-    """amount.go int64Amount: value * 10**scale, with value an int64 and scale an int32."""
-
-    value: int
-    scale: int
-
-
-class _InfDec(NamedTuple):
-    """gopkg.in/inf.v0 Dec: unscaled * 10**-scale (inf.Scale counts digits after the point)."""
-
-    unscaled: int
-    scale: int
-
-
-_ZERO = _Int64Amount(0, 0)
-
-
-def _wrap_int32(number: int) -> int:
-    """Go's int32 arithmetic: Scale and inf.Scale wrap around silently."""
-    return (number + (1 << 31)) % (1 << 32) - (1 << 31)
-
-
-def _fits_int64(number: int) -> bool:
-    return _MOST_NEGATIVE <= number <= _MOST_POSITIVE
-
-
-def _digit_count(magnitude: int) -> int:
-    """Decimal digits of a positive int; goes through Decimal because str() refuses ints over 4300 digits."""
-    return Decimal(magnitude).adjusted() + 1
-
-
-def _to_decimal(unscaled: int, exponent: int) -> Decimal:
-    """The exact value unscaled * 10**exponent; a tuple-built Decimal is never rounded by a context."""
-    sign, digits, _exponent = Decimal(unscaled).as_tuple()
-    return Decimal((sign, digits, exponent))
-
-
-def _positive_scale_int64(base: int, scale: int) -> int | None:
-    """math.go positiveScaleInt64: base * 10**scale, or None where Go reports int64 overflow.
-
-    A negative scale, reachable only through the int32 wrap in int64Amount.Add, skips Go's multiplication loop and
-    returns base unchanged, as Go does.
-    """
-    if scale <= 0 or base == 0:
-        return base
-    if scale >= _LOG10_MAX_INT64:
-        return None
-    result = base * 10**scale
-    return result if _fits_int64(result) else None
-
-
-def _int64_amount_add(left: _Int64Amount, right: _Int64Amount) -> _Int64Amount | None:
-    """amount.go int64Amount.Add: the sum at the smaller scale, or None on int64 overflow (Go then uses inf.Dec)."""
-    if right.value == 0:
-        return left
-    if left.value == 0:
-        return right
-    if left.scale == right.scale:
-        total, scale = left.value + right.value, left.scale
-    elif left.scale > right.scale:
-        scaled = _positive_scale_int64(left.value, _wrap_int32(left.scale - right.scale))
-        if scaled is None:
-            return None
-        total, scale = scaled + right.value, right.scale
-    else:
-        scaled = _positive_scale_int64(right.value, _wrap_int32(right.scale - left.scale))
-        if scaled is None:
-            return None
-        total, scale = left.value + scaled, left.scale
-    # math.go int64Add reports exactly the sums outside int64.
-    return _Int64Amount(total, scale) if _fits_int64(total) else None
-
-
-def _dec_add(left: _InfDec, right: _InfDec) -> _InfDec:
-    """inf.v0 Dec.Add: both operands brought to the larger scale, then added."""
-    scale = max(left.scale, right.scale)
-    return _InfDec(left.unscaled * 10 ** (scale - left.scale) + right.unscaled * 10 ** (scale - right.scale), scale)
-
-
-def _remove_factors(magnitude: int, factor: int) -> tuple[int, int]:
-    """math.go removeInt64Factors / removeBigIntFactors on a positive value: magnitude == result * factor**times."""
-    times = 0
-    while magnitude and magnitude % factor == 0:
-        magnitude //= factor
-        times += 1
-    return magnitude, times
-
-
-def _go_rem3(exponent: int) -> int:
-    """Go's exponent % 3, which takes the sign of the dividend."""
-    remainder = abs(exponent) % 3
-    return -remainder if exponent < 0 else remainder
-
-
-def _canonical_base10(unscaled: int, exponent: int, int64_backed: bool) -> tuple[str, int]:
-    """amount.go AsCanonicalBytes: digits and a base-10 exponent that is a multiple of 3, no fractional digits.
-
-    Both backends strip the factors of ten into the exponent, then lower the exponent to a multiple of three. The
-    int64 backend does that in one step (x10 or x100); inf.Dec (and the int64 backend when that step overflows)
-    loops one digit at a time. The two differ only where the int32 exponent wraps, so both are kept.
-    """
-    magnitude, times = _remove_factors(abs(unscaled), 10)
-    exponent = _wrap_int32(exponent + times)
-    remainder = _go_rem3(exponent)
-    steps = {1: 1, -2: 1, 2: 2, -1: 2}.get(remainder, 0)
-    if int64_backed and _fits_int64(magnitude * 10**steps):
-        magnitude, exponent = magnitude * 10**steps, _wrap_int32(exponent - steps)
-    else:
-        while _go_rem3(exponent) != 0:
-            magnitude, exponent = magnitude * 10, _wrap_int32(exponent - 1)
-    return str(Decimal(-magnitude if unscaled < 0 else magnitude)), exponent
-
-
-def _round_up_to_nano(magnitude: int, scale: int) -> _InfDec:
-    """quantity.go ParseQuantity: amount.Round(amount, Nano.infScale(), inf.RoundUp) on a positive amount.
-
-    Rounds away from zero to a whole number of nanos. An amount that already is one keeps its representation (Go
-    only rescales it to 9 digits after the point, which no accessor can observe). An amount far below 1n becomes
-    1n without building the power of ten Go divides by.
-    """
-    if scale <= -_NANO:
-        return _InfDec(magnitude, scale)
-    shift = scale + _NANO
-    if shift > _digit_count(magnitude):
-        return _InfDec(1, -_NANO)
-    quotient, remainder = divmod(magnitude, 10**shift)
-    return _InfDec(quotient + (remainder != 0), -_NANO)
-
-
-def _set_string(value: str) -> _InfDec | None:
-    """inf.v0 Dec.SetString on the number parseQuantityString returned: sign, digits, '.', digits.
-
-    The scale is the count of digits after the point; a number without any digit ("." or "-.") is refused.
-    """
-    negative = value[:1] == "-"
-    whole, _point, fraction = value.lstrip("+-").partition(".")
-    digits = whole + fraction
-    if not digits:
-        return None
-    unscaled = int(Decimal(digits))
-    return _InfDec(-unscaled if negative else unscaled, len(fraction))
 
 
 def _parse_quantity_string(text: str) -> tuple[bool, str, str, str, str]:
@@ -272,75 +143,13 @@ def _interpret_suffix(suffix: str) -> tuple[int, int, str] | None:
         return 2, _BINARY_SUFFIXES[suffix], BINARY_SI
     if len(suffix) > 1 and suffix[0] in "eE":
         match = _EXPONENT_SYNTAX.fullmatch(suffix[1:])
-        if match is None or len(match.group(2)) > _LOG10_MAX_INT64:
+        if match is None or len(match.group(2)) > LOG10_MAX_INT64:
             return None
         parsed = int(match.group(1) + match.group(2))
-        if not _fits_int64(parsed):
+        if not fits_int64(parsed):
             return None
-        return 10, _wrap_int32(parsed), DECIMAL_EXPONENT
+        return 10, wrap_int32(parsed), DECIMAL_EXPONENT
     return None
-
-
-def _whole(unscaled: int, exponent: int) -> int | None:
-    """unscaled * 10**exponent as an int, or None when it has a fractional part."""
-    if exponent >= 0:
-        return unscaled * 10**exponent
-    if unscaled and -exponent > _digit_count(abs(unscaled)):
-        return None
-    quotient, remainder = divmod(unscaled, 10**-exponent)
-    return None if remainder else quotient
-
-
-def _parse_dec(value: str, base: int, exponent: int, fmt: str) -> tuple[_InfDec, str] | None:
-    """quantity.go ParseQuantity past the int64 fast path: (exact amount, Format), or None for ErrNumeric.
-
-    The suffix is multiplied in, the magnitude rounded up to a whole number of nanos, BinarySI capped at the
-    largest int64 (silently: "9Ei" parses as 9223372036854775807) and turned into DecimalSI below 1.
-    """
-    amount = _set_string(value)
-    if amount is None:
-        return None
-    if base == 10:
-        amount = _InfDec(amount.unscaled, _wrap_int32(amount.scale + _wrap_int32(-exponent)))
-    else:
-        amount = _InfDec(amount.unscaled << exponent, amount.scale)
-
-    negative = amount.unscaled < 0
-    magnitude = abs(amount.unscaled)
-    amount = _round_up_to_nano(magnitude, amount.scale) if magnitude else _InfDec(0, amount.scale)
-    exact = _to_decimal(amount.unscaled, -amount.scale)
-    if fmt == BINARY_SI and exact > _MOST_POSITIVE:
-        amount = _InfDec(_MOST_POSITIVE, 0)
-    elif fmt == BINARY_SI and 0 < exact < 1:
-        fmt = DECIMAL_SI
-    if negative:
-        amount = _InfDec(-amount.unscaled, amount.scale)
-    return amount, fmt
-
-
-def _scaled_value(unscaled: int, exponent: int) -> int:
-    """quantity.go Value (ScaledValue(0)): unscaled * 10**exponent rounded away from zero to an integer.
-
-    Both backends round the magnitude up (amount.go AsScaledInt64 via negativeScaleInt64, scale_int.go scaledValue
-    in current upstream; releases before that fix rounded a negative inf.Dec toward +inf). Outside int64 upstream
-    documents the result as undefined and releases differ (0, wrapped bits); this port saturates at the int64 bounds
-    as the latest upstream does.
-    """
-    if unscaled == 0:
-        return 0
-    magnitude = abs(unscaled)
-    if exponent >= _LOG10_MAX_INT64:
-        magnitude = _MOST_POSITIVE + 1
-    elif exponent >= 0:
-        magnitude *= 10**exponent
-    elif -exponent > _digit_count(magnitude):
-        magnitude = 1
-    else:
-        quotient, remainder = divmod(magnitude, 10**-exponent)
-        magnitude = quotient + (remainder != 0)
-    if unscaled < 0:
-        return max(-magnitude, _MOST_NEGATIVE)
-    return min(magnitude, _MOST_POSITIVE)
 
 
 @total_ordering
@@ -352,8 +161,8 @@ class Quantity:
     are Go's: i (used while d is nil), d, Format and the cached string s.
     """
 
-    _i: _Int64Amount
-    _d: _InfDec | None
+    _i: Int64Amount
+    _d: InfDec | None
     _format: str
     _s: str = ""
 
@@ -365,7 +174,7 @@ class Quantity:
         if not text:
             raise QuantityError(text, _ERR_FORMAT_WRONG)
         if text == "0":
-            return cls(_ZERO, None, DECIMAL_SI, text)
+            return cls(ZERO, None, DECIMAL_SI, text)
 
         positive, value, num, denom, suffix = _parse_quantity_string(text)
         interpreted = _interpret_suffix(suffix)
@@ -386,11 +195,11 @@ class Quantity:
                 precision = 15 - len(num) - exponent * 3 // 10 - 1
         else:
             scale = exponent
-            precision = _MAX_INT64_FACTORS - (len(num) + len(denom))
+            precision = MAX_INT64_FACTORS - (len(num) + len(denom))
 
         if precision >= 0:
-            scale = _wrap_int32(scale - len(denom))
-            if scale >= _NANO:
+            scale = wrap_int32(scale - len(denom))
+            if scale >= NANO:
                 shifted = num + denom
                 # At most 18 digits, times at most 2**40 for the binary suffixes the precision lets through: Go's
                 # ParseInt and int64Multiply overflow checks cannot fire here.
@@ -402,24 +211,24 @@ class Quantity:
                     canonical = exponent % 10 == 0 and digits & 0x07 != 0
                 else:
                     canonical = scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
-                return cls(_Int64Amount(result, scale), None, fmt, text if canonical else "")
+                return cls(Int64Amount(result, scale), None, fmt, text if canonical else "")
 
-        parsed = _parse_dec(value, base, exponent, fmt)
+        parsed = parse_dec(value, base, exponent, fmt)
         if parsed is None:
             raise QuantityError(text, _ERR_NUMERIC)
         amount, fmt = parsed
-        return cls(_ZERO, amount, fmt)
+        return cls(ZERO, amount, fmt)
 
     @classmethod
     def from_int(cls, value: int, fmt: str = BINARY_SI) -> Quantity:
         """quantity.go NewQuantity(value, format). Go takes any Format string and prints unknown ones as exponents."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"NewQuantity takes an int64, not {type(value).__name__}")
-        if not _fits_int64(value):
+        if not fits_int64(value):
             raise ValueError(f"{value} is outside int64, the type of NewQuantity's value")
         if not isinstance(fmt, str):
             raise TypeError(f"a Quantity format is a str, not {type(fmt).__name__}")
-        return cls(_Int64Amount(value, 0), None, fmt)
+        return cls(Int64Amount(value, 0), None, fmt)
 
     @property
     def format(self) -> str:
@@ -432,11 +241,11 @@ class Quantity:
             return self._d.unscaled, -self._d.scale
         return self._i.value, self._i.scale
 
-    def _as_dec(self) -> _InfDec:
+    def _as_dec(self) -> InfDec:
         """quantity.go AsDec / amount.go int64Amount.AsDec: inf.Scale is the negated Scale, on int32."""
         if self._d is not None:
             return self._d
-        return _InfDec(self._i.value, _wrap_int32(-self._i.scale))
+        return InfDec(self._i.value, wrap_int32(-self._i.scale))
 
     @property
     def exact(self) -> Decimal:
@@ -444,7 +253,7 @@ class Quantity:
 
         Not normalized: 5.09765625Gi is Decimal('5473566720.00000000'); equal values compare and hash equal.
         """
-        return _to_decimal(*self._unscaled_exponent())
+        return to_decimal(*self._unscaled_exponent())
 
     def sign(self) -> int:
         """quantity.go Sign: -1, 0 or 1."""
@@ -457,7 +266,7 @@ class Quantity:
 
     def value(self) -> int:
         """quantity.go Value: the value rounded away from zero to an integer, saturated at the int64 bounds."""
-        return _scaled_value(*self._unscaled_exponent())
+        return scaled_value(*self._unscaled_exponent())
 
     def as_int64(self) -> int | None:
         """quantity.go AsInt64: the int64 value if it converts without the inf.Dec form, else None.
@@ -470,7 +279,7 @@ class Quantity:
         value, scale = self._i
         if scale < 0:
             return None
-        return _positive_scale_int64(value, scale)
+        return positive_scale_int64(value, scale)
 
     def go_struct(self) -> str | None:
         """Go's %v of the Quantity value ({i d s Format}), as validateNodeAllocatable prints it; None when d holds it.
@@ -493,12 +302,12 @@ class Quantity:
         if self._d is None and other._d is None:
             if self._i.value == 0:
                 fmt = other._format
-            total = _int64_amount_add(self._i, other._i)
+            total = int64_amount_add(self._i, other._i)
             if total is not None:
                 return Quantity(total, None, fmt)
         elif self.is_zero():
             fmt = other._format
-        return Quantity(_ZERO, _dec_add(self._as_dec(), other._as_dec()), fmt)
+        return Quantity(ZERO, dec_add(self._as_dec(), other._as_dec()), fmt)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Quantity):
@@ -535,7 +344,7 @@ class Quantity:
         whole = None
         if fmt == BINARY_SI:
             # AsScale(0) is exact only for a whole value.
-            whole = _whole(unscaled, exponent)
+            whole = whole_value(unscaled, exponent)
             if -1024 < self.exact < 1024 or whole is None:
                 fmt = DECIMAL_SI
         elif fmt != DECIMAL_SI:
@@ -544,14 +353,14 @@ class Quantity:
         if fmt == BINARY_SI and whole is not None:
             # amount.go AsCanonicalBase1024Bytes on the whole value: factors of 1024 go into the suffix. Go ignores
             # a missing suffix (beyond Ei, reachable only by Add), and so prints the bare mantissa.
-            magnitude, times = _remove_factors(abs(whole), 1024)
+            magnitude, times = remove_factors(abs(whole), 1024)
             number = str(Decimal(-magnitude if whole < 0 else magnitude))
             return number, _BINARY_SUFFIX_FOR.get(times * 10, "")
 
         if self._d is not None:
-            number, exponent = _canonical_base10(unscaled, _wrap_int32(-self._d.scale), int64_backed=False)
+            number, exponent = canonical_base10(unscaled, wrap_int32(-self._d.scale), int64_backed=False)
         else:
-            number, exponent = _canonical_base10(unscaled, exponent, int64_backed=True)
+            number, exponent = canonical_base10(unscaled, exponent, int64_backed=True)
         if fmt == DECIMAL_SI and exponent in _DECIMAL_SUFFIX_FOR:
             return number, _DECIMAL_SUFFIX_FOR[exponent]
         return number, f"e{exponent}" if exponent else ""

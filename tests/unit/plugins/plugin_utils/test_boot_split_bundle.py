@@ -50,6 +50,7 @@ def test_the_program_carries_the_engines_split_code():
         "plugin_utils._config",
         "plugin_utils._effective",
         "plugin_utils._quantity",
+        "plugin_utils._quantity_amount",
         "plugin_utils._split",
     ]
     with open(os.path.join(PLUGINS, "plugin_utils", "_split.py"), encoding="utf-8") as handle:
