@@ -13,6 +13,9 @@ _validation), topologyManagerPolicy / topologyManagerScope and reservedSystemCPU
 registerWithTaints, logging and the TLS fields (their parsers). validation_linux.go depends on the host's cgroup version, which is known only on the node:
 singleProcessOOMKill false is a warning (kubelet_validation_warnings).
 
+The plain range rules live in _kubelet_validation_limits, hairpinMode and the image pull credential rules in
+_kubelet_validation_images, the typed reads of the defaulted config they share in _kubelet_view.
+
 Source: kubernetes/kubernetes pkg/kubelet/apis/config/validation/validation.go at
 001332b0422071acf4860769f18e34b5e9b7c1bc (the v1.36 rules: it has memoryReservationPolicy; its draManagerReconcilePeriod
 rule is newer than v1.36.2, whose v1beta1 has no such field, so it is left out), validation_linux.go at
@@ -24,24 +27,19 @@ pkg/kubelet/images/pullmanager ValidateAllowlistImagesPatterns; every rule's tex
 
 from __future__ import annotations
 
-import builtins
 import posixpath
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from ._config import KubeletConfigError
 from ._feature_gate_table import DEFAULT_KUBELET_VERSION, kubelet_minor
 from ._feature_gates import resolve_feature_gates
 from ._go_text import go_quote
-from ._kubelet_defaults import go_duration_string, parse_go_duration, set_defaults
+from ._kubelet_defaults import set_defaults
+from ._kubelet_validation_images import hairpin_and_image_credential_rules
+from ._kubelet_validation_limits import scalar_rules
+from ._kubelet_view import MILLISECOND, SECOND, View, go_float, go_struct_duration
 
-_MILLISECOND = 1_000_000
-_SECOND = 1000 * _MILLISECOND
-_DEFAULT_CFS_QUOTA_PERIOD = 100 * _MILLISECOND
-
-HAIRPIN_MODES = ("none", "hairpin-veth", "promiscuous-bridge")
 SWAP_BEHAVIORS = ("", "LimitedSwap", "NoSwap")
-IMAGE_PULL_CREDENTIALS_VERIFICATION_POLICIES = ("NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages", "AlwaysVerify")
 MEMORY_RESERVATION_POLICIES = ("None", "TieredReservation")
 # pkg/kubelet/types constants, in validation.go's order.
 ENFORCE_PODS, ENFORCE_NONE = "pods", "none"
@@ -49,213 +47,8 @@ ENFORCE_SYSTEM, ENFORCE_SYSTEM_COMPRESSIBLE = "system-reserved", "system-reserve
 ENFORCE_KUBE, ENFORCE_KUBE_COMPRESSIBLE = "kube-reserved", "kube-reserved-compressible"
 ENFORCEMENT_OPTIONS = (ENFORCE_PODS, ENFORCE_SYSTEM, ENFORCE_SYSTEM_COMPRESSIBLE, ENFORCE_KUBE, ENFORCE_KUBE_COMPRESSIBLE, ENFORCE_NONE)
 
-_INVALID = "invalid configuration: "
 
-
-def go_float(value: float) -> str:
-    """Go's %v of a float64 (strconv 'g', shortest): exponent form below 1e-4 or from 1e6 on ("1e+06")."""
-    if value == 0:
-        return "0"
-    mantissa, exponent = (f"{float(value)!r}").lower().partition("e")[::2]
-    digits = mantissa.lstrip("-").replace(".", "")
-    point = mantissa.lstrip("-").find(".") if "." in mantissa else len(mantissa.lstrip("-"))
-    decimal_exponent = point + (int(exponent) if exponent else 0)
-    stripped = digits.lstrip("0")
-    decimal_exponent -= len(digits) - len(stripped)
-    digits = stripped.rstrip("0") or "0"
-    sign = "-" if value < 0 else ""
-    exp = decimal_exponent - 1
-    if exp < -4 or exp >= 6:
-        tail = "." + digits[1:] if len(digits) > 1 else ""
-        return "%s%s%se%s%02d" % (sign, digits[0], tail, "-" if exp < 0 else "+", abs(exp))
-    if decimal_exponent <= 0:
-        return "%s0.%s%s" % (sign, "0" * -decimal_exponent, digits)
-    if decimal_exponent >= len(digits):
-        return sign + digits + "0" * (decimal_exponent - len(digits))
-    return "%s%s.%s" % (sign, digits[:decimal_exponent], digits[decimal_exponent:])
-
-
-def _go_struct_duration(nanoseconds: int) -> str:
-    """%v of a metav1.Duration: the struct's braces around the time.Duration ("{1.001s}", as the v1.36.2 kubelet prints it)."""
-    return "{%s}" % go_duration_string(nanoseconds)
-
-
-class _View:
-    """Typed reads of the defaulted config; a value of the wrong type reads as None (its decoding error is reported
-    by _kubelet_fields), so the rules that need it are skipped."""
-
-    def __init__(self, config: Mapping, enabled: Callable[[str], bool | None], minor: str = DEFAULT_KUBELET_VERSION):
-        self.config = config
-        self.enabled = enabled
-        self.minor = minor
-
-    def int(self, name: str, default: int | None = 0) -> int | None:
-        value = self.config.get(name)
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-            return None
-        return int(value)
-
-    def float(self, name: str) -> float | None:
-        value = self.config.get(name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None
-        return float(value)
-
-    def str(self, name: builtins.str, parent: Mapping | None = None) -> builtins.str | None:
-        value = (self.config if parent is None else parent).get(name)
-        if value is None:
-            return ""
-        return value if isinstance(value, str) else None
-
-    def bool(self, name: builtins.str, default: builtins.bool = False) -> builtins.bool | None:
-        value = self.config.get(name)
-        if value is None:
-            return default
-        return value if isinstance(value, bool) else None
-
-    def duration(self, name: builtins.str, parent: Mapping | None = None) -> builtins.int | None:
-        """Nanoseconds; 0 when absent; None when not a Go duration."""
-        value = (self.config if parent is None else parent).get(name)
-        if value is None:
-            return 0
-        if not isinstance(value, str):
-            return None
-        try:
-            return parse_go_duration(value, name)
-        except KubeletConfigError:
-            return None
-
-    def mapping(self, name: builtins.str) -> Mapping:
-        value = self.config.get(name)
-        return value if isinstance(value, Mapping) else {}
-
-    def strings(self, name: builtins.str) -> list | None:
-        value = self.config.get(name)
-        if value is None:
-            return []
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            return None
-        return value
-
-
-def _in_range(value: int | None, low: int, high: int) -> bool:
-    return value is None or low <= value <= high
-
-
-def _scalar_rules(view: _View) -> list[str]:  # noqa: C901 - validation.go's flat list of range rules, in its order
-    """The plain range rules, in validation.go's order."""
-    problems: list[str] = []
-    lease = view.int("nodeLeaseDurationSeconds")
-    if lease is not None and lease <= 0:
-        problems.append("nodeLeaseDurationSeconds: invalid configuration: nodeLeaseDurationSeconds must be greater than 0")
-    if view.str("systemCgroups") and view.str("cgroupRoot") == "":
-        problems.append("systemCgroups: invalid configuration: systemCgroups (--system-cgroups) was specified and cgroupRoot (--cgroup-root) was not specified")
-    for name, flag in (("eventBurst", "event-burst"), ("eventRecordQPS", "event-qps")):
-        value = view.int(name)
-        if value is not None and value < 0:
-            problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
-    healthz_port = view.int("healthzPort")
-    if healthz_port and not _in_range(healthz_port, 1, 65535):
-        problems.append("healthzPort: invalid configuration: healthzPort (--healthz-port) %d must be between 1 and 65535, inclusive" % healthz_port)
-    problems.extend(_cfs_quota_period_rules(view))
-    for name, flag in (("imageGCHighThresholdPercent", "image-gc-high-threshold"), ("imageGCLowThresholdPercent", "image-gc-low-threshold")):
-        value = view.int(name)
-        if value is not None and not _in_range(value, 0, 100):
-            problems.append("%s: invalid configuration: %s (--%s) %d must be between 0 and 100, inclusive" % (name, name, flag, value))
-    high, low = view.int("imageGCHighThresholdPercent"), view.int("imageGCLowThresholdPercent")
-    if high is not None and low is not None and low >= high:
-        problems.append(
-            "imageGCLowThresholdPercent: invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) %d must be less than "
-            "imageGCHighThresholdPercent (--image-gc-high-threshold) %d" % (low, high)
-        )
-    problems.extend(_image_gc_age_rules(view))
-    for name, flag in (("iptablesDropBit", "iptables-drop-bit"), ("iptablesMasqueradeBit", "iptables-masquerade-bit")):
-        value = view.int(name)
-        if value is not None and not _in_range(value, 0, 31):
-            problems.append("%s: invalid configuration: %s (--%s) %d must be between 0 and 31, inclusive" % (name, name, flag, value))
-    for name, flag in (("kubeAPIBurst", "kube-api-burst"), ("kubeAPIQPS", "kube-api-qps")):
-        value = view.int(name)
-        if value is not None and value < 0:
-            problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
-    max_images = view.int("nodeStatusMaxImages")
-    if max_images is not None and max_images < -1:
-        problems.append("nodeStatusMaxImages: invalid configuration: nodeStatusMaxImages (--node-status-max-images) %d must be -1 or greater" % max_images)
-    for name, flag in (("maxOpenFiles", "max-open-files"), ("maxPods", "max-pods")):
-        value = view.int(name)
-        if value is not None and value < 0:
-            problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
-    oom_score_adj = view.int("oomScoreAdj")
-    if oom_score_adj is not None and not _in_range(oom_score_adj, -1000, 1000):
-        problems.append("oomScoreAdj: invalid configuration: oomScoreAdj (--oom-score-adj) %d must be between -1000 and 1000, inclusive" % oom_score_adj)
-    pods_per_core = view.int("podsPerCore")
-    if pods_per_core is not None and pods_per_core < 0:
-        problems.append("podsPerCore: invalid configuration: podsPerCore (--pods-per-core) %d must not be a negative number" % pods_per_core)
-    port = view.int("port")
-    if port is not None and not _in_range(port, 1, 65535):
-        problems.append("port: invalid configuration: port (--port) %d must be between 1 and 65535, inclusive" % port)
-    read_only_port = view.int("readOnlyPort")
-    if read_only_port and not _in_range(read_only_port, 1, 65535):
-        problems.append("readOnlyPort: invalid configuration: readOnlyPort (--read-only-port) %d must be between 0 and 65535, inclusive" % read_only_port)
-    for name, flag in (("registryBurst", "registry-burst"), ("registryPullQPS", "registry-qps")):
-        value = view.int(name)
-        if value is not None and value < 0:
-            problems.append("%s: invalid configuration: %s (--%s) %d must not be a negative number" % (name, name, flag, value))
-    problems.extend(_image_pull_rules(view))
-    return problems
-
-
-def _cfs_quota_period_rules(view: _View) -> list[str]:
-    period = view.duration("cpuCFSQuotaPeriod")
-    gate = view.enabled("CustomCPUCFSQuotaPeriod")
-    if period is None or gate is None:
-        return []
-    shown = _go_struct_duration(period)
-    if not gate and period != _DEFAULT_CFS_QUOTA_PERIOD:
-        return [f"cpuCFSQuotaPeriod: invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) {shown} requires feature gate CustomCPUCFSQuotaPeriod"]
-    if gate and not _MILLISECOND <= period <= _SECOND:
-        return [f"cpuCFSQuotaPeriod: invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) {shown} must be between 1ms and 1sec, inclusive"]
-    return []
-
-
-def _image_gc_age_rules(view: _View) -> list[str]:
-    problems: list[str] = []
-    minimum, maximum = view.duration("imageMinimumGCAge"), view.duration("imageMaximumGCAge")
-    if maximum and view.enabled("ImageMaximumGCAge") is False:
-        problems.append(
-            "imageMaximumGCAge: invalid configuration: ImageMaximumGCAge feature gate is required for Kubelet configuration option imageMaximumGCAge"
-        )
-    if minimum is not None and minimum < 0:
-        problems.append("imageMinimumGCAge: invalid configuration: imageMinimumGCAge %s must not be negative" % go_duration_string(minimum))
-    if maximum is not None and maximum < 0:
-        problems.append("imageMaximumGCAge: invalid configuration: imageMaximumGCAge %s must not be negative" % go_duration_string(maximum))
-    if maximum is not None and minimum is not None and maximum > 0 and maximum <= minimum:
-        problems.append(
-            "imageMaximumGCAge: invalid configuration: imageMaximumGCAge %s must be greater than imageMinimumGCAge %s"
-            % (go_duration_string(maximum), go_duration_string(minimum))
-        )
-    return problems
-
-
-def _image_pull_rules(view: _View) -> list[str]:
-    problems = []
-    parallel = view.int("maxParallelImagePulls", None)
-    if parallel is not None and parallel < 1:
-        problems.append("maxParallelImagePulls: invalid configuration: maxParallelImagePulls %d must be a positive number" % parallel)
-    if view.bool("serializeImagePulls") and parallel is not None and parallel > 1:
-        problems.append(
-            "maxParallelImagePulls: invalid configuration: maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls "
-            "(--serialize-image-pulls) is set to false"
-        )
-    if view.bool("serverTLSBootstrap") and view.enabled("RotateKubeletServerCertificate") is False:
-        problems.append("serverTLSBootstrap: invalid configuration: serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate")
-    if view.bool("runOnce"):
-        problems.append("runOnce: invalid configuration: runOnce (--runOnce) true, Runonce mode has been deprecated and should not be set")
-    return problems
-
-
-def _shutdown_rules(view: _View) -> list[str]:
+def _shutdown_rules(view: View) -> list[str]:
     problems: list[str] = []
     period, critical = view.duration("shutdownGracePeriod"), view.duration("shutdownGracePeriodCriticalPods")
     if period is None or critical is None:
@@ -266,11 +59,11 @@ def _shutdown_rules(view: _View) -> list[str]:
         if critical > period:
             problems.append(
                 "shutdownGracePeriodCriticalPods: invalid configuration: shutdownGracePeriodCriticalPods %s must be <= shutdownGracePeriod %s"
-                % (_go_struct_duration(critical), _go_struct_duration(period))
+                % (go_struct_duration(critical), go_struct_duration(period))
             )
         for name, value in (("shutdownGracePeriod", period), ("shutdownGracePeriodCriticalPods", critical)):
-            if value < 0 or 0 < value < _SECOND:
-                problems.append("%s: invalid configuration: %s %s must be either zero or otherwise >= 1 sec" % (name, name, _go_struct_duration(value)))
+            if value < 0 or 0 < value < SECOND:
+                problems.append("%s: invalid configuration: %s %s must be either zero or otherwise >= 1 sec" % (name, name, go_struct_duration(value)))
     if (period > 0 or critical > 0) and graceful is False:
         problems.append(
             "shutdownGracePeriod: invalid configuration: specifying shutdownGracePeriod or shutdownGracePeriodCriticalPods requires feature gate "
@@ -289,7 +82,7 @@ def _shutdown_rules(view: _View) -> list[str]:
     return problems
 
 
-def _swap_and_back_off_rules(view: _View) -> list[str]:
+def _swap_and_back_off_rules(view: View) -> list[str]:
     problems = []
     swap = view.mapping("memorySwap")
     behavior = view.str("swapBehavior", swap)
@@ -312,10 +105,10 @@ def _swap_and_back_off_rules(view: _View) -> list[str]:
         else:
             nanoseconds = view.duration("maxContainerRestartPeriod", back_off)
             # Duration.Milliseconds() truncates toward zero.
-            if nanoseconds is not None and not 1000 <= int(nanoseconds / _MILLISECOND) <= 300000:
+            if nanoseconds is not None and not 1000 <= int(nanoseconds / MILLISECOND) <= 300000:
                 problems.append(
                     "%s: invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: %s seconds) must be set between 1s and 300s"
-                    % (path, go_float(nanoseconds / _SECOND))
+                    % (path, go_float(nanoseconds / SECOND))
                 )
     elif back_off_max is False and restart_period is not None:
         problems.append(
@@ -324,7 +117,7 @@ def _swap_and_back_off_rules(view: _View) -> list[str]:
     return problems
 
 
-def _enforce_node_allocatable_rules(view: _View) -> list[str]:
+def _enforce_node_allocatable_rules(view: View) -> list[str]:
     enforcements = view.strings("enforceNodeAllocatable")
     if enforcements is None:
         return []
@@ -376,93 +169,7 @@ def _enforce_node_allocatable_rules(view: _View) -> list[str]:
     return problems
 
 
-def _hairpin_and_image_credential_rules(view: _View) -> list[str]:
-    problems = []
-    hairpin = view.str("hairpinMode")
-    if hairpin is not None and hairpin not in HAIRPIN_MODES:
-        problems.append(
-            "hairpinMode: invalid configuration: option %s specified for hairpinMode (--hairpin-mode). Valid options are %s, %s or %s"
-            % (go_quote(hairpin), *(go_quote(mode) for mode in HAIRPIN_MODES))
-        )
-    policy = view.str("imagePullCredentialsVerificationPolicy")
-    allowlist = view.strings("preloadedImagesVerificationAllowlist")
-    ensure_secret_pulled = view.enabled("KubeletEnsureSecretPulledImages")
-    if policy is None or allowlist is None or ensure_secret_pulled is None:
-        return problems
-    if ensure_secret_pulled:
-        if policy not in IMAGE_PULL_CREDENTIALS_VERIFICATION_POLICIES:
-            problems.append(
-                "imagePullCredentialsVerificationPolicy: invalid configuration: option %s specified for imagePullCredentialsVerificationPolicy. "
-                "Valid options are %s, %s, %s or %s" % (go_quote(policy), *(go_quote(name) for name in IMAGE_PULL_CREDENTIALS_VERIFICATION_POLICIES))
-            )
-        if allowlist and policy != "NeverVerifyAllowlistedImages":
-            problems.append(
-                "preloadedImagesVerificationAllowlist: invalid configuration: can't set `preloadedImagesVerificationAllowlist` if "
-                '`imagePullCredentialsVertificationPolicy` is not "NeverVerifyAllowlistedImages"'
-            )
-        else:
-            pattern_problem = next((problem for problem in map(_allowlist_pattern_problem, allowlist) if problem), None)
-            if pattern_problem:
-                problems.append(
-                    "preloadedImagesVerificationAllowlist: invalid configuration: invalid image pattern in `preloadedImagesVerificationAllowlist`: %s"
-                    % pattern_problem
-                )
-    else:
-        if policy:
-            problems.append(
-                "imagePullCredentialsVerificationPolicy: invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if "
-                "KubeletEnsureSecretPulledImages feature gate is not enabled"
-            )
-        if allowlist:
-            problems.append(
-                "preloadedImagesVerificationAllowlist: invalid configuration: `preloadedImagesVerificationAllowlist` must not be set if "
-                "KubeletEnsureSecretPulledImages feature gate is not enabled"
-            )
-    return problems
-
-
-# distribution/reference's grammar, enough to tell a bare repository name from one with a tag or digest.
-_DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
-_DOMAIN = rf"(?:{_DOMAIN_COMPONENT}(?:\.{_DOMAIN_COMPONENT})*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?"
-_PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*"
-_REPOSITORY = re.compile(rf"^(?:{_DOMAIN}/)?{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*$")
-
-
-def _allowlist_pattern_problem(pattern: str) -> str | None:
-    """pkg/kubelet/images/pullmanager getAllowlistImagePattern's error for one pattern, or None."""
-    if pattern != pattern.strip():
-        return f"leading/trailing spaces are not allowed: {pattern}"
-    wildcard = pattern.endswith("/*")
-    trimmed = pattern[:-1] if wildcard else pattern
-    if not trimmed:
-        return f"the supplied pattern is too short: {pattern}"
-    if "*" in trimmed:
-        return f"not a valid wildcard pattern, only patterns ending with '/*' are allowed: {pattern}"
-    if wildcard:
-        return "at least registry hostname is required" if len(trimmed) == 1 else None
-    name = trimmed.split("@", 1)[0]
-    last = name.rsplit("/", 1)[-1]
-    repository = name[: len(name) - len(last)] + last.split(":", 1)[0] if ":" in last else name
-    if not _REPOSITORY.match(repository):
-        return "failed to parse as an image name: invalid reference format"
-    if _normalized_name(repository) != trimmed:
-        return f"neither tag nor digest is accepted in an image reference: {pattern}"
-    return None
-
-
-def _normalized_name(repository: str) -> str:
-    """distribution/reference ParseNormalizedNamed(...).Name(): "busybox" is "docker.io/library/busybox"."""
-    first, _slash, rest = repository.partition("/")
-    if not rest or ("." not in first and ":" not in first and first != "localhost" and first.lower() == first):
-        first, rest = "docker.io", repository
-    if first == "index.docker.io":
-        first = "docker.io"
-    if first == "docker.io" and "/" not in rest:
-        rest = "library/" + rest
-    return f"{first}/{rest}"
-
-
-def _cpu_and_memory_rules(view: _View) -> list[str]:
+def _cpu_and_memory_rules(view: View) -> list[str]:
     problems = []
     cgroups = [name for name in ("systemReservedCgroup", "kubeReservedCgroup") if view.str(name)]
     if view.str("reservedSystemCPUs") and cgroups:
@@ -494,7 +201,7 @@ def _cpu_and_memory_rules(view: _View) -> list[str]:
     return problems
 
 
-def _tracing_rules(view: _View) -> list[str]:
+def _tracing_rules(view: View) -> list[str]:
     tracing = view.config.get("tracing")
     if not isinstance(tracing, Mapping):
         return []
@@ -529,7 +236,7 @@ def _url_scheme(url: str) -> str:
     return ""
 
 
-def _user_namespace_rules(view: _View) -> list[str]:
+def _user_namespace_rules(view: View) -> list[str]:
     """validation_linux.go validateKubeletOSConfiguration (at 0428b0fd07fedac134c97b3c802733c02ec06adb): idsPerPod in
     units of 65536 (userNsUnitLength), at most MaxUint32; it reports the first broken rule. The kubelet 1.31 has no
     userNamespaces field (it drops it as unknown, checked on the real kubelet v1.31)."""
@@ -550,7 +257,7 @@ def _user_namespace_rules(view: _View) -> list[str]:
     return [f"userNamespaces.idsPerPod: invalid configuration: userNamespaces.idsPerPod {broken}"]
 
 
-def _system_rules(view: _View, minor: str) -> list[str]:
+def _system_rules(view: View, minor: str) -> list[str]:
     problems = []
     hidden = view.str("showHiddenMetricsForVersion")
     if hidden:
@@ -573,7 +280,7 @@ def _system_rules(view: _View, minor: str) -> list[str]:
     if workers is not None and workers < 1:
         problems.append("containerLogMaxWorkers: invalid configuration: containerLogMaxWorkers must be greater than or equal to 1")
     interval = view.duration("containerLogMonitorInterval")
-    if interval is not None and interval < 3 * _SECOND:
+    if interval is not None and interval < 3 * SECOND:
         problems.append(
             "containerLogMonitorInterval: invalid configuration: containerLogMonitorInterval must be a positive time duration greater than or equal to 3s"
         )
@@ -622,11 +329,11 @@ def kubelet_validation_problems(config: Mapping, kubelet_version: str | None = N
     defaulted = _defaulted(config, minor)
     if defaulted is None:
         return []
-    view = _View(defaulted, resolve_feature_gates(defaulted.get("featureGates"), kubelet_version).enabled, minor)
+    view = View(defaulted, resolve_feature_gates(defaulted.get("featureGates"), kubelet_version).enabled, minor)
     problems = []
-    for rules in (_scalar_rules, _shutdown_rules, _swap_and_back_off_rules, _enforce_node_allocatable_rules):
+    for rules in (scalar_rules, _shutdown_rules, _swap_and_back_off_rules, _enforce_node_allocatable_rules):
         problems.extend(rules(view))
-    problems.extend(_hairpin_and_image_credential_rules(view))
+    problems.extend(hairpin_and_image_credential_rules(view))
     problems.extend(_cpu_and_memory_rules(view))
     problems.extend(_system_rules(view, minor))
     problems.extend(_user_namespace_rules(view))

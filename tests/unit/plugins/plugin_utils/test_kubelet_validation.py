@@ -9,7 +9,6 @@ import pytest
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_defaults import apply_defaults
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_validation import (
-    go_float,
     kubelet_validation_problems,
     kubelet_validation_warnings,
 )
@@ -399,23 +398,6 @@ def test_single_process_oom_kill_false_is_a_warning():
         )
     ]
     assert kubelet_validation_warnings(dict(BASE, singleProcessOOMKill=True)) == []
-
-
-@pytest.mark.parametrize(
-    "value, text",
-    [
-        (500.0, "500"),
-        (0.999, "0.999"),
-        (1.5, "1.5"),
-        (0.0001, "0.0001"),
-        (0.00001, "1e-05"),
-        (123456.0, "123456"),
-        (1e6, "1e+06"),
-        (123456789.0, "1.23456789e+08"),
-    ],
-)
-def test_go_float(value, text):
-    assert go_float(value) == text
 
 
 @pytest.mark.parametrize(
