@@ -5,18 +5,19 @@
 apply_defaults(config) returns what the kubelet holds after loading a main --config file: SetDefaults_KubeletConfiguration,
 then loadConfigFile's evictionHard step (merge_default_eviction_settings, public for callers that need that step alone).
 Values are written as a user writes them in YAML. The rules, where the kubelet re-runs them and what is not modelled:
-docs/kubelet-facts.md section 7; the files and commits read: KUBELET_DEFAULTS_SOURCE.
+docs/kubelet-facts.md section 7; the files and commits read: KUBELET_DEFAULTS_SOURCE. Go durations: _go_duration; a config
+another version's defaulting made: _kubelet_defaults_versions.
 """
 
 from __future__ import annotations
 
-import re
-from fractions import Fraction
+from typing import Any
 
 from ._config import API_VERSION, KIND, KubeletConfigError
 from ._feature_gate_table import FEATURE_GATES_SOURCE, gate_table
 from ._feature_gates import gate_enabled
-from ._kubelet_fields import checked_minor, fields_unknown_to
+from ._go_duration import HOUR, MILLISECOND, MINUTE, SECOND, go_duration_string, parse_go_duration
+from ._kubelet_fields import KUBELET_VERSIONS, checked_minor, fields_unknown_to
 
 KUBELET_DEFAULTS_SOURCE = (
     "kubernetes/kubernetes v1.36 (https://github.com/kubernetes/kubernetes/tree/v1.36.2): "
@@ -44,27 +45,6 @@ DEFAULT_EVICTION_HARD: dict[str, str] = {
     "imagefs.inodesFree": "5%",
 }
 
-_NANOSECOND = 1
-_MICROSECOND = 1000 * _NANOSECOND
-_MILLISECOND = 1000 * _MICROSECOND
-_SECOND = 1000 * _MILLISECOND
-_MINUTE = 60 * _SECOND
-_HOUR = 60 * _MINUTE
-
-# Go's time.ParseDuration unit table: micro sign U+00B5 and Greek mu U+03BC both spell microseconds.
-_DURATION_UNITS = {
-    "ns": _NANOSECOND,
-    "us": _MICROSECOND,
-    "\u00b5s": _MICROSECOND,
-    "\u03bcs": _MICROSECOND,
-    "ms": _MILLISECOND,
-    "s": _SECOND,
-    "m": _MINUTE,
-    "h": _HOUR,
-}
-_DURATION_NUMBER = re.compile(r"([0-9]*)(?:\.([0-9]*))?")
-_MAX_INT64 = (1 << 63) - 1
-
 # Constants of defaults.go / its imports.
 _KUBELET_PORT = 10250  # pkg/cluster/ports KubeletPort
 _KUBELET_OOM_SCORE_ADJ = -999  # pkg/kubelet/qos KubeletOOMScoreAdj
@@ -74,9 +54,9 @@ _DEFAULT_IPTABLES_DROP_BIT = 15
 _DEFAULT_VOLUME_PLUGIN_DIR = "/usr/libexec/kubernetes/kubelet-plugins/volume/exec/"
 _DEFAULT_POD_LOGS_DIR = "/var/log/pods"
 _DEFAULT_MEMORY_THROTTLING_FACTOR = 0.9
-_MAX_CONTAINER_BACK_OFF = 300 * _SECOND
+_MAX_CONTAINER_BACK_OFF = 300 * SECOND
 _DEFAULT_NODE_ALLOCATABLE_ENFORCEMENT = ("pods",)
-_LOG_FLUSH_FREQ_DEFAULT = 5 * _SECOND  # component-base logs/api/v1 LogFlushFreqDefault
+_LOG_FLUSH_FREQ_DEFAULT = 5 * SECOND  # component-base logs/api/v1 LogFlushFreqDefault
 
 # How the defaulting of the older checked kubelets differs from v1.36's (pkg/kubelet/apis/config/v1beta1/defaults.go
 # SetDefaults_KubeletConfiguration at the release tags, https://github.com/kubernetes/kubernetes/blob/v1.31.14/...,
@@ -92,84 +72,7 @@ KUBELET_DEFAULTS_BY_VERSION = ("1.31", "1.33", "1.36")
 _FAIL_CGROUP_V1_DEFAULT = {"1.31": False, "1.33": False, "1.36": True}
 
 
-def go_duration_string(nanoseconds: int) -> str:
-    """time.Duration.String(): "0s", "100ms", "1.5\u00b5s" (micro sign), "20s", "1m0s", "4h0m0s"."""
-    if nanoseconds == 0:
-        return "0s"
-    sign = "-" if nanoseconds < 0 else ""
-    magnitude = abs(nanoseconds)
-
-    def fraction(value, digits):
-        return "" if value == 0 else "." + str(value).zfill(digits).rstrip("0")
-
-    if magnitude < _SECOND:
-        if magnitude < _MICROSECOND:
-            return "%s%dns" % (sign, magnitude)
-        if magnitude < _MILLISECOND:
-            whole, rest = divmod(magnitude, _MICROSECOND)
-            return "%s%d%s\u00b5s" % (sign, whole, fraction(rest, 3))
-        whole, rest = divmod(magnitude, _MILLISECOND)
-        return "%s%d%sms" % (sign, whole, fraction(rest, 6))
-    seconds, rest = divmod(magnitude, _SECOND)
-    text = "%d%ss" % (seconds % 60, fraction(rest, 9))
-    minutes = seconds // 60
-    if minutes:
-        text = "%dm%s" % (minutes % 60, text)
-        hours = minutes // 60
-        if hours:
-            text = "%dh%s" % (hours, text)
-    return sign + text
-
-
-def parse_go_duration(text: str, path: str) -> int:  # noqa: C901 - Go's time.ParseDuration branch for branch, to compare with it
-    """time.ParseDuration in nanoseconds (metav1.Duration's JSON form); raises KubeletConfigError on bad input."""
-
-    def invalid(reason="invalid duration"):
-        return KubeletConfigError([f'{path}: time: {reason} "{text}"'])
-
-    rest = text
-    negative = False
-    if rest and rest[0] in "+-":
-        negative = rest[0] == "-"
-        rest = rest[1:]
-    if rest == "0":
-        return 0
-    if rest == "":
-        raise invalid()
-    total = 0
-    while rest:
-        if rest[0] not in ".0123456789":
-            raise invalid()
-        match = _DURATION_NUMBER.match(rest)
-        if match is None:  # the pattern matches the empty string, so only a type checker asks
-            raise invalid()
-        whole, frac = match.group(1), match.group(2)
-        if whole == "" and not frac:
-            raise invalid()
-        rest = rest[match.end() :]
-        end = 0
-        while end < len(rest) and rest[end] not in ".0123456789":
-            end += 1
-        unit_text, rest = rest[:end], rest[end:]
-        if unit_text == "":
-            raise invalid("missing unit in duration")
-        unit = _DURATION_UNITS.get(unit_text)
-        if unit is None:
-            raise invalid(f'unknown unit "{unit_text}" in duration')
-        # Go adds whole*unit and the truncated fractional nanoseconds of each component.
-        total += int(whole or "0") * unit
-        if frac:
-            total += int(Fraction(int(frac), 10 ** len(frac)) * unit)
-        if total > (1 << 63):
-            raise invalid()
-    if negative:
-        total = -total
-    if total > _MAX_INT64 or total < -(1 << 63):
-        raise invalid()
-    return total
-
-
-def _copy_tree(value):
+def _copy_tree(value: Any) -> Any:
     """A deep copy of decoded YAML (mappings, lists, scalars), several times faster than copy.deepcopy on a config."""
     if isinstance(value, dict):
         return {key: _copy_tree(item) for key, item in value.items()}
@@ -178,7 +81,7 @@ def _copy_tree(value):
     return value
 
 
-def _struct(parent, field, path):
+def _struct(parent: dict, field: str, path: str) -> dict:
     """A nested struct field as a dict, created when absent or null (Go keeps the zero struct)."""
     value = parent.get(field)
     if value is None:
@@ -188,7 +91,7 @@ def _struct(parent, field, path):
     return value
 
 
-def _duration_is_zero(parent, field, path):
+def _duration_is_zero(parent: dict, field: str, path: str) -> bool:
     """A non-pointer metav1.Duration field: True when absent or zero. JSON null fails metav1.Duration's decoding."""
     if field not in parent:
         return True
@@ -201,12 +104,12 @@ def _duration_is_zero(parent, field, path):
     return parse_go_duration(value, path) == 0
 
 
-def _set_duration_if_zero(parent, field, path, nanoseconds):
+def _set_duration_if_zero(parent: dict, field: str, path: str, nanoseconds: int) -> None:
     if _duration_is_zero(parent, field, path):
         parent[field] = go_duration_string(nanoseconds)
 
 
-def _int_value(parent, field, path):
+def _int_value(parent: dict, field: str, path: str) -> int | None:
     """An integer field as Go decodes it: absent or null is 0 (or nil for a pointer, returned as None)."""
     value = parent.get(field)
     if value is None:
@@ -216,25 +119,25 @@ def _int_value(parent, field, path):
     return value
 
 
-def _set_int_if_zero(parent, field, default):
+def _set_int_if_zero(parent: dict, field: str, default: int) -> None:
     """if obj.X == 0 { obj.X = default } on a plain int32."""
     if not _int_value(parent, field, field):
         parent[field] = default
 
 
-def _set_if_nil(parent, field, default):
+def _set_if_nil(parent: dict, field: str, default: object) -> None:
     """if obj.X == nil { obj.X = default } on a pointer, map or slice: only absent or null is defaulted."""
     if parent.get(field) is None:
         parent[field] = default
 
 
-def _set_if_empty_string(parent, field, default):
+def _set_if_empty_string(parent: dict, field: str, default: str) -> None:
     """if obj.X == "" { obj.X = default }; JSON null leaves a Go string empty."""
     if parent.get(field) in (None, ""):
         parent[field] = default
 
 
-def _bool_value(parent, field, path):
+def _bool_value(parent: dict, field: str, path: str) -> bool | None:
     value = parent.get(field)
     if value is None:
         return None
@@ -243,20 +146,22 @@ def _bool_value(parent, field, path):
     return value
 
 
-def _gate_enabled(config, name, kubelet_version):
+def _gate_enabled(config: dict, name: str, kubelet_version: str) -> bool:
     """localFeatureGate.Enabled(name) for that version's gates merged with the config's featureGates (_feature_gates)."""
     gates = config.get("featureGates")
     if gates is None:
         gates = {}
     if not isinstance(gates, dict):
         raise KubeletConfigError([f"featureGates: must be a mapping, got {type(gates).__name__} {gates!r}"])
-    # The entries that decide this gate must decode as booleans (the kubelet's decoding refuses anything else).
-    for key in (name, "All" + gate_table(kubelet_version)[name].stage):
+    # The entries that decide this gate must decode as booleans (the kubelet's decoding refuses anything else). Every
+    # checked version has a gate table, so the lookup never misses.
+    stage = (gate_table(kubelet_version) or {})[name].stage
+    for key in (name, "All" + stage):
         _bool_value(gates, key, f"featureGates.{key}")
     return gate_enabled(gates, name, kubelet_version)
 
 
-def _set_logging_defaults(config):
+def _set_logging_defaults(config: dict) -> None:
     """logsapi.SetRecommendedLoggingConfiguration (component-base logs/api/v1/options.go)."""
     logging = _struct(config, "logging", "logging")
     _set_if_empty_string(logging, "format", "text")
@@ -322,7 +227,7 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     """
     if not isinstance(config, dict):
         raise KubeletConfigError([f"the kubelet configuration must be a mapping, got {type(config).__name__}"])
-    version = checked_minor(kubelet_version) or checked_minor()
+    version = checked_minor(kubelet_version) or KUBELET_VERSIONS[-1]
     unknown = fields_unknown_to(version)
     obj = _copy_tree(config)
     _set_if_nil(obj, "apiVersion", API_VERSION)
@@ -333,10 +238,26 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     ensure_secret_pulled_images = "imagePullCredentialsVerificationPolicy" not in unknown and _gate_enabled(obj, "KubeletEnsureSecretPulledImages", version)
 
     # SetDefaults_KubeletConfiguration, in source order.
+    _set_server_and_status_defaults(obj)
+    _set_resource_defaults(obj, unknown)
+    _set_runtime_defaults(obj, version, unknown)
+    if crash_loop_back_off_max:  # KubeletCrashLoopBackOffMax: beta, on by default in v1.36; alpha, off in v1.33
+        crash_loop = _struct(obj, "crashLoopBackOff", "crashLoopBackOff")
+        _set_if_nil(crash_loop, "maxContainerRestartPeriod", go_duration_string(_MAX_CONTAINER_BACK_OFF))
+    if ensure_secret_pulled_images:  # KubeletEnsureSecretPulledImages: beta, on by default in v1.36; alpha, off in v1.33
+        _set_if_empty_string(obj, "imagePullCredentialsVerificationPolicy", "NeverVerifyPreloadedImages")
+
+    return obj
+
+
+# SetDefaults_KubeletConfiguration's steps, in source order, cut in three for length; each reads only what it defaults
+# or what an earlier step has defaulted, so set_defaults runs them one after the other.
+def _set_server_and_status_defaults(obj: dict) -> None:
+    """The server, its authentication and authorization, the API clients' rates, and the node status frequencies."""
     _set_if_nil(obj, "enableServer", True)
-    _set_duration_if_zero(obj, "syncFrequency", "syncFrequency", 1 * _MINUTE)
-    _set_duration_if_zero(obj, "fileCheckFrequency", "fileCheckFrequency", 20 * _SECOND)
-    _set_duration_if_zero(obj, "httpCheckFrequency", "httpCheckFrequency", 20 * _SECOND)
+    _set_duration_if_zero(obj, "syncFrequency", "syncFrequency", 1 * MINUTE)
+    _set_duration_if_zero(obj, "fileCheckFrequency", "fileCheckFrequency", 20 * SECOND)
+    _set_duration_if_zero(obj, "httpCheckFrequency", "httpCheckFrequency", 20 * SECOND)
     _set_if_empty_string(obj, "address", "0.0.0.0")
     _set_int_if_zero(obj, "port", _KUBELET_PORT)
     authentication = _struct(obj, "authentication", "authentication")
@@ -344,12 +265,12 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     _set_if_nil(anonymous, "enabled", False)
     authn_webhook = _struct(authentication, "webhook", "authentication.webhook")
     _set_if_nil(authn_webhook, "enabled", True)
-    _set_duration_if_zero(authn_webhook, "cacheTTL", "authentication.webhook.cacheTTL", 2 * _MINUTE)
+    _set_duration_if_zero(authn_webhook, "cacheTTL", "authentication.webhook.cacheTTL", 2 * MINUTE)
     authorization = _struct(obj, "authorization", "authorization")
     _set_if_empty_string(authorization, "mode", "Webhook")
     authz_webhook = _struct(authorization, "webhook", "authorization.webhook")
-    _set_duration_if_zero(authz_webhook, "cacheAuthorizedTTL", "authorization.webhook.cacheAuthorizedTTL", 5 * _MINUTE)
-    _set_duration_if_zero(authz_webhook, "cacheUnauthorizedTTL", "authorization.webhook.cacheUnauthorizedTTL", 30 * _SECOND)
+    _set_duration_if_zero(authz_webhook, "cacheAuthorizedTTL", "authorization.webhook.cacheAuthorizedTTL", 5 * MINUTE)
+    _set_duration_if_zero(authz_webhook, "cacheUnauthorizedTTL", "authorization.webhook.cacheUnauthorizedTTL", 30 * SECOND)
     _set_if_nil(obj, "registryPullQPS", 5)
     _set_int_if_zero(obj, "registryBurst", 10)
     _set_if_nil(obj, "eventRecordQPS", 50)
@@ -358,27 +279,31 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     _set_if_nil(obj, "healthzPort", 10248)
     _set_if_empty_string(obj, "healthzBindAddress", "127.0.0.1")
     _set_if_nil(obj, "oomScoreAdj", _KUBELET_OOM_SCORE_ADJ)
-    _set_duration_if_zero(obj, "streamingConnectionIdleTimeout", "streamingConnectionIdleTimeout", 4 * _HOUR)
+    _set_duration_if_zero(obj, "streamingConnectionIdleTimeout", "streamingConnectionIdleTimeout", 4 * HOUR)
     if _duration_is_zero(obj, "nodeStatusReportFrequency", "nodeStatusReportFrequency"):
         # For backward compatibility the report frequency follows an explicitly set update frequency.
         if _duration_is_zero(obj, "nodeStatusUpdateFrequency", "nodeStatusUpdateFrequency"):
-            obj["nodeStatusReportFrequency"] = go_duration_string(5 * _MINUTE)
+            obj["nodeStatusReportFrequency"] = go_duration_string(5 * MINUTE)
         else:
             obj["nodeStatusReportFrequency"] = obj["nodeStatusUpdateFrequency"]
-    _set_duration_if_zero(obj, "nodeStatusUpdateFrequency", "nodeStatusUpdateFrequency", 10 * _SECOND)
+    _set_duration_if_zero(obj, "nodeStatusUpdateFrequency", "nodeStatusUpdateFrequency", 10 * SECOND)
     _set_int_if_zero(obj, "nodeLeaseDurationSeconds", 40)
-    _set_duration_if_zero(obj, "imageMinimumGCAge", "imageMinimumGCAge", 2 * _MINUTE)
+
+
+def _set_resource_defaults(obj: dict, unknown: frozenset[str]) -> None:
+    """Image garbage collection, the cgroup and resource managers, pod limits, CFS quota, image pulls and eviction."""
+    _set_duration_if_zero(obj, "imageMinimumGCAge", "imageMinimumGCAge", 2 * MINUTE)
     _set_if_nil(obj, "imageGCHighThresholdPercent", 85)
     _set_if_nil(obj, "imageGCLowThresholdPercent", 80)
-    _set_duration_if_zero(obj, "volumeStatsAggPeriod", "volumeStatsAggPeriod", 1 * _MINUTE)
+    _set_duration_if_zero(obj, "volumeStatsAggPeriod", "volumeStatsAggPeriod", 1 * MINUTE)
     _set_if_nil(obj, "cgroupsPerQOS", True)
     _set_if_empty_string(obj, "cgroupDriver", "cgroupfs")
     _set_if_empty_string(obj, "cpuManagerPolicy", "none")
-    _set_duration_if_zero(obj, "cpuManagerReconcilePeriod", "cpuManagerReconcilePeriod", 10 * _SECOND)
+    _set_duration_if_zero(obj, "cpuManagerReconcilePeriod", "cpuManagerReconcilePeriod", 10 * SECOND)
     _set_if_empty_string(obj, "memoryManagerPolicy", "None")
     _set_if_empty_string(obj, "topologyManagerPolicy", "none")
     _set_if_empty_string(obj, "topologyManagerScope", "container")
-    _set_duration_if_zero(obj, "runtimeRequestTimeout", "runtimeRequestTimeout", 2 * _MINUTE)
+    _set_duration_if_zero(obj, "runtimeRequestTimeout", "runtimeRequestTimeout", 2 * MINUTE)
     _set_if_empty_string(obj, "hairpinMode", "promiscuous-bridge")
     _set_int_if_zero(obj, "maxPods", 110)
     # "default nil or negative value to -1 (implies node allocatable pid limit)"
@@ -387,7 +312,7 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
         obj["podPidsLimit"] = -1
     _set_if_nil(obj, "resolvConf", _RESOLV_CONF_DEFAULT)
     _set_if_nil(obj, "cpuCFSQuota", True)
-    _set_if_nil(obj, "cpuCFSQuotaPeriod", go_duration_string(100 * _MILLISECOND))
+    _set_if_nil(obj, "cpuCFSQuotaPeriod", go_duration_string(100 * MILLISECOND))
     _set_if_nil(obj, "nodeStatusMaxImages", 50)
     _set_int_if_zero(obj, "maxOpenFiles", 1000000)
     _set_if_empty_string(obj, "contentType", "application/vnd.kubernetes.protobuf")
@@ -397,9 +322,13 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
         # true unless maxParallelImagePulls allows parallel pulls (>= 2).
         parallel = _int_value(obj, "maxParallelImagePulls", "maxParallelImagePulls")
         obj["serializeImagePulls"] = parallel is None or parallel < 2
-    _set_duration_if_zero(obj, "evictionPressureTransitionPeriod", "evictionPressureTransitionPeriod", 5 * _MINUTE)
+    _set_duration_if_zero(obj, "evictionPressureTransitionPeriod", "evictionPressureTransitionPeriod", 5 * MINUTE)
     if "mergeDefaultEvictionSettings" not in unknown:
         _set_if_nil(obj, "mergeDefaultEvictionSettings", False)
+
+
+def _set_runtime_defaults(obj: dict, version: str, unknown: frozenset[str]) -> None:
+    """iptables, swap, container logs, node allocatable, logging, the handlers, cgroup v1 and the runtime endpoint."""
     _set_if_nil(obj, "enableControllerAttachDetach", True)
     _set_if_nil(obj, "makeIPTablesUtilChains", True)
     _set_if_nil(obj, "iptablesMasqueradeBit", _DEFAULT_IPTABLES_MASQUERADE_BIT)
@@ -408,7 +337,7 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     _set_if_empty_string(obj, "containerLogMaxSize", "10Mi")
     _set_if_nil(obj, "containerLogMaxFiles", 5)
     _set_if_nil(obj, "containerLogMaxWorkers", 1)
-    _set_if_nil(obj, "containerLogMonitorInterval", go_duration_string(10 * _SECOND))
+    _set_if_nil(obj, "containerLogMonitorInterval", go_duration_string(10 * SECOND))
     _set_if_empty_string(obj, "configMapAndSecretChangeDetectionStrategy", "Watch")
     # A nil slice only: `enforceNodeAllocatable: []` is kept (until a --config-dir round trip, see above).
     _set_if_nil(obj, "enforceNodeAllocatable", list(_DEFAULT_NODE_ALLOCATABLE_ENFORCEMENT))
@@ -427,53 +356,3 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     _set_if_nil(obj, "localStorageCapacityIsolation", True)
     _set_if_empty_string(obj, "containerRuntimeEndpoint", "unix:///run/containerd/containerd.sock")
     _set_if_empty_string(obj, "podLogsDir", _DEFAULT_POD_LOGS_DIR)
-    if crash_loop_back_off_max:  # KubeletCrashLoopBackOffMax: beta, on by default in v1.36; alpha, off in v1.33
-        crash_loop = _struct(obj, "crashLoopBackOff", "crashLoopBackOff")
-        _set_if_nil(crash_loop, "maxContainerRestartPeriod", go_duration_string(_MAX_CONTAINER_BACK_OFF))
-    if ensure_secret_pulled_images:  # KubeletEnsureSecretPulledImages: beta, on by default in v1.36; alpha, off in v1.33
-        _set_if_empty_string(obj, "imagePullCredentialsVerificationPolicy", "NeverVerifyPreloadedImages")
-
-    return obj
-
-
-def as_defaulted_for(config: dict, defaulted_by: str | None, kubelet_version: str | None) -> dict:
-    """config, which the defaulting of kubelet defaulted_by made, as the defaulting of kubelet_version would have made it:
-    a value equal to defaulted_by's default where kubelet_version's differs becomes kubelet_version's, or goes when that
-    kubelet sets none (a v1.36 effective config judged for v1.33 loses v1.36's imagePullCredentialsVerificationPolicy).
-
-    A value the user wrote that happens to equal such a default is read as the default: only the raw config tells them
-    apart (set_defaults(config, kubelet_version) is then exact). Versions are judged as _kubelet_fields.checked_minor.
-    """
-    source, target = checked_minor(defaulted_by), checked_minor(kubelet_version)
-    if source is None or target is None or source == target or not isinstance(config, dict):
-        return config
-    gates = config.get("featureGates")
-    seed = {"featureGates": gates} if isinstance(gates, dict) else {}
-    try:
-        theirs, ours = set_defaults(seed, source), set_defaults(seed, target)
-    except KubeletConfigError:
-        return config  # gates that do not decode: the kubelet refuses the config before defaulting matters
-    return _replace_defaults(config, theirs, ours)
-
-
-def _replace_defaults(config: dict, theirs: dict, ours: dict) -> dict:
-    result = dict(config)
-    for key, default in theirs.items():
-        if key not in result:
-            continue
-        value, own = result[key], ours.get(key, _NO_DEFAULT)
-        if isinstance(default, dict) and isinstance(value, dict):
-            replaced = _replace_defaults(value, default, own if isinstance(own, dict) else {})
-            if replaced or own is not _NO_DEFAULT or not value:
-                result[key] = replaced
-            else:
-                del result[key]  # a struct only the other version's defaulting filled
-        elif value == default and own != default:
-            if own is _NO_DEFAULT:
-                del result[key]
-            else:
-                result[key] = own
-    return result
-
-
-_NO_DEFAULT = object()

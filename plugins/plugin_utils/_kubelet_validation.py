@@ -33,11 +33,12 @@ from collections.abc import Mapping
 from ._config import KubeletConfigError
 from ._feature_gate_table import DEFAULT_KUBELET_VERSION, kubelet_minor
 from ._feature_gates import resolve_feature_gates
+from ._go_duration import MILLISECOND, SECOND
 from ._go_text import go_quote
 from ._kubelet_defaults import set_defaults
 from ._kubelet_validation_images import hairpin_and_image_credential_rules
 from ._kubelet_validation_limits import scalar_rules
-from ._kubelet_view import MILLISECOND, SECOND, View, go_float, go_struct_duration
+from ._kubelet_view import View, go_float, go_struct_duration
 
 SWAP_BEHAVIORS = ("", "LimitedSwap", "NoSwap")
 MEMORY_RESERVATION_POLICIES = ("None", "TieredReservation")

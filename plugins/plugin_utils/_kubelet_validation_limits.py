@@ -6,8 +6,8 @@ image garbage collection and pulls, cpuCFSQuotaPeriod. Sources and the rest of t
 
 from __future__ import annotations
 
-from ._kubelet_defaults import go_duration_string
-from ._kubelet_view import MILLISECOND, SECOND, View, go_struct_duration, in_range
+from ._go_duration import MILLISECOND, SECOND, go_duration_string
+from ._kubelet_view import View, go_struct_duration, in_range
 
 _DEFAULT_CFS_QUOTA_PERIOD = 100 * MILLISECOND
 

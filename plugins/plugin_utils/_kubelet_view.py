@@ -11,10 +11,7 @@ from collections.abc import Callable, Mapping
 
 from ._config import KubeletConfigError
 from ._feature_gate_table import DEFAULT_KUBELET_VERSION
-from ._kubelet_defaults import go_duration_string, parse_go_duration
-
-MILLISECOND = 1_000_000
-SECOND = 1000 * MILLISECOND
+from ._go_duration import go_duration_string, parse_go_duration
 
 
 def go_float(value: float) -> str:

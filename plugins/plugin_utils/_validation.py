@@ -38,7 +38,8 @@ from ._config import (
 )
 from ._eviction_thresholds import eviction_problems
 from ._feature_gates import feature_gate_problems, feature_gate_warnings
-from ._kubelet_defaults import apply_defaults, as_defaulted_for
+from ._kubelet_defaults import apply_defaults
+from ._kubelet_defaults_versions import as_defaulted_for
 from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, KUBELET_VERSIONS, checked_minor, field_type_problems, fields_unknown_to, unknown_field_warning
 from ._kubelet_validation import kubelet_validation_problems, kubelet_validation_warnings
 from ._logging_config import logging_problems

@@ -20,9 +20,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_defaults imp
     DEFAULT_EVICTION_HARD,
     KUBELET_DEFAULTS_SOURCE,
     apply_defaults,
-    go_duration_string,
     merge_default_eviction_settings,
-    parse_go_duration,
 )
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import KUBELET_CONFIGURATION_FIELDS
 
@@ -458,70 +456,6 @@ def test_not_a_mapping():
         apply_defaults(["kind: KubeletConfiguration"])
     with pytest.raises(KubeletConfigError):
         merge_default_eviction_settings(None)
-
-
-# --- Go durations
-
-
-@pytest.mark.parametrize(
-    "nanoseconds, text",
-    [
-        (0, "0s"),
-        (1, "1ns"),
-        (1500, "1.5\u00b5s"),
-        (100 * 10**6, "100ms"),
-        (1100 * 10**3, "1.1ms"),
-        (10**9, "1s"),
-        (1500 * 10**6, "1.5s"),
-        (20 * 10**9, "20s"),
-        (60 * 10**9, "1m0s"),
-        (120 * 10**9, "2m0s"),
-        (300 * 10**9, "5m0s"),
-        (3600 * 10**9, "1h0m0s"),
-        (4 * 3600 * 10**9, "4h0m0s"),
-        (-90 * 10**9, "-1m30s"),
-        ((1 << 63) - 1, "2562047h47m16.854775807s"),
-    ],
-)
-def test_go_duration_string(nanoseconds, text):
-    assert go_duration_string(nanoseconds) == text
-
-
-@pytest.mark.parametrize(
-    "text, nanoseconds",
-    [
-        ("0", 0),
-        ("-0", 0),
-        ("+0", 0),
-        ("0s", 0),
-        ("1m", 60 * 10**9),
-        ("1h30m", 5400 * 10**9),
-        ("1.5s", 1500 * 10**6),
-        (".5s", 500 * 10**6),
-        ("1.s", 10**9),
-        ("100ms", 10**8),
-        ("3us", 3000),
-        ("3\u00b5s", 3000),
-        ("3\u03bcs", 3000),
-        ("-1m30s", -90 * 10**9),
-        ("1.0000000001s", 10**9),
-        ("2562047h47m16.854775807s", (1 << 63) - 1),
-    ],
-)
-def test_parse_go_duration(text, nanoseconds):
-    assert parse_go_duration(text, "f") == nanoseconds
-
-
-@pytest.mark.parametrize("text", ["", "-", "s", ".s", "1", "1x", "1m1", "2562047h47m16.854775808s", "1 s"])
-def test_parse_go_duration_rejects(text):
-    with pytest.raises(KubeletConfigError):
-        parse_go_duration(text, "f")
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.integers(min_value=-(1 << 63) + 1, max_value=(1 << 63) - 1))
-def test_duration_string_parses_back(nanoseconds):
-    assert parse_go_duration(go_duration_string(nanoseconds), "f") == nanoseconds
 
 
 _FIELD_VALUES = st.fixed_dictionaries(

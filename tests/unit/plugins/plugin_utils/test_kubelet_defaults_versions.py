@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_defaults import apply_defaults, as_defaulted_for, set_defaults
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_defaults import apply_defaults, set_defaults
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_defaults_versions import as_defaulted_for
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FIELDS_UNKNOWN_TO
 
 ONLY_V1_36 = {
