@@ -108,3 +108,46 @@ def parse_go_duration(text: str, path: str) -> int:  # noqa: C901 - Go's time.Pa
     if total > _MAX_INT64 or total < -(1 << 63):
         raise invalid()
     return total
+
+
+_DIGITS = re.compile(r"[0-9]*")
+_UNIT = re.compile(r"[^0-9.]*")
+
+
+def _leading(pattern: re.Pattern[str], text: str) -> str:
+    """The start of text that pattern (which also matches the empty string) takes."""
+    match = pattern.match(text)
+    return match.group(0) if match else ""
+
+
+def go_duration_error(text: str) -> str | None:
+    """The error Go's time.ParseDuration gives for text, or None when it parses (overflow aside).
+
+    A port of the grammar and error texts of ParseDuration in Go's src/time/format.go
+    (https://github.com/golang/go/blob/master/src/time/format.go); the unknown-unit text was checked against the
+    real kubelet v1.36.2 (tests/oracle).
+    """
+    invalid = f'time: invalid duration "{text}"'
+    rest = text[1:] if text[:1] in ("-", "+") else text
+    if rest == "0":
+        return None
+    if rest == "":
+        return invalid
+    while rest:
+        if not (rest[0] == "." or "0" <= rest[0] <= "9"):
+            return invalid
+        number = _leading(_DIGITS, rest)
+        rest = rest[len(number) :]
+        fraction = ""
+        if rest[:1] == ".":
+            fraction = _leading(_DIGITS, rest[1:])
+            rest = rest[1 + len(fraction) :]
+        if not number and not fraction:
+            return invalid
+        unit = _leading(_UNIT, rest)
+        if not unit:
+            return f'time: missing unit in duration "{text}"'
+        if unit not in _DURATION_UNITS:
+            return f'time: unknown unit "{unit}" in duration "{text}"'
+        rest = rest[len(unit) :]
+    return None

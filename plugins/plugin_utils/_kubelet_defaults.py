@@ -17,7 +17,7 @@ from ._config import API_VERSION, KIND, KubeletConfigError
 from ._feature_gate_table import FEATURE_GATES_SOURCE, gate_table
 from ._feature_gates import gate_enabled
 from ._go_duration import HOUR, MILLISECOND, MINUTE, SECOND, go_duration_string, parse_go_duration
-from ._kubelet_fields import KUBELET_VERSIONS, checked_minor, fields_unknown_to
+from ._kubelet_field_table import KUBELET_VERSIONS, checked_minor, fields_unknown_to
 
 KUBELET_DEFAULTS_SOURCE = (
     "kubernetes/kubernetes v1.36 (https://github.com/kubernetes/kubernetes/tree/v1.36.2): "
@@ -61,7 +61,7 @@ _LOG_FLUSH_FREQ_DEFAULT = 5 * SECOND  # component-base logs/api/v1 LogFlushFreqD
 # How the defaulting of the older checked kubelets differs from v1.36's (pkg/kubelet/apis/config/v1beta1/defaults.go
 # SetDefaults_KubeletConfiguration at the release tags, https://github.com/kubernetes/kubernetes/blob/v1.31.14/...,
 # v1.33.13/..., v1.36.2/...):
-# - no default for a field the version does not know (_kubelet_fields.FIELDS_UNKNOWN_TO): memoryReservationPolicy
+# - no default for a field the version does not know (_kubelet_field_table.FIELDS_UNKNOWN_TO): memoryReservationPolicy
 #   (v1.36), mergeDefaultEvictionSettings (v1.33, PR #127577), crashLoopBackOff (v1.32);
 # - the gated defaults follow that version's gates: KubeletCrashLoopBackOffMax and KubeletEnsureSecretPulledImages
 #   are alpha and off in v1.33, so a v1.33 kubelet defaults neither crashLoopBackOff.maxContainerRestartPeriod nor
@@ -221,7 +221,7 @@ def set_defaults(config: dict, kubelet_version: str | None = None) -> dict:
     """SetDefaults_KubeletConfiguration alone, on a new dict: what a kubelet without --config starts from, and what
     mergeKubeletConfigurations re-applies after the drop-ins (neither runs loadConfigFile's evictionHard step).
 
-    kubelet_version (None: 1.36; else judged as _kubelet_fields.checked_minor) chooses that kubelet's defaulting
+    kubelet_version (None: 1.36; else judged as _kubelet_field_table.checked_minor) chooses that kubelet's defaulting
     (KUBELET_DEFAULTS_BY_VERSION): its feature gates, and no default for a field it does not know. Such a field is
     left as written (the kubelet drops it when decoding; _validation warns about it).
     """

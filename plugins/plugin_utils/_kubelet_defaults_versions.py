@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ._config import KubeletConfigError
 from ._kubelet_defaults import set_defaults
-from ._kubelet_fields import checked_minor
+from ._kubelet_field_table import checked_minor
 
 
 def as_defaulted_for(config: dict, defaulted_by: str | None, kubelet_version: str | None) -> dict:
@@ -17,7 +17,7 @@ def as_defaulted_for(config: dict, defaulted_by: str | None, kubelet_version: st
     kubelet sets none (a v1.36 effective config judged for v1.33 loses v1.36's imagePullCredentialsVerificationPolicy).
 
     A value the user wrote that happens to equal such a default is read as the default: only the raw config tells them
-    apart (set_defaults(config, kubelet_version) is then exact). Versions are judged as _kubelet_fields.checked_minor.
+    apart (set_defaults(config, kubelet_version) is then exact). Versions are judged as _kubelet_field_table.checked_minor.
     """
     source, target = checked_minor(defaulted_by), checked_minor(kubelet_version)
     if source is None or target is None or source == target or not isinstance(config, dict):

@@ -1,256 +1,20 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The top-level fields of KubeletConfiguration (kubelet.config.k8s.io/v1beta1) and the command-line form of some.
-
-KUBELET_CONFIGURATION_FIELDS lets a config be checked for misspelt keys, which the kubelet silently ignores under
-lenient decoding (docs/kubelet-facts.md section 1). FLAG_FORMS says how the fields the engine renders are written as
-kubelet flags, for platforms that pass settings as flags (RKE2 kubelet-arg, nodeadm spec.kubelet.flags).
+"""How the kubelet reads a KubeletConfiguration field's value: from the config file, where its JSON decoding refuses a
+value of the wrong type (field_type_problems, with the kubelet's own error), and from the command line (FLAG_FORMS: how
+the fields the engine renders are written as kubelet flags, for platforms that pass settings as flags: RKE2
+kubelet-arg, nodeadm spec.kubelet.flags). The fields and their Go types: _kubelet_field_table.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
+from typing import Any
 
-from ._config import API_VERSION
-
-# Every field of the KubeletConfiguration struct (its json tag) with its Go type, plus apiVersion and kind from the
-# inlined metav1.TypeMeta. Read from kubernetes/kubernetes staging/src/k8s.io/kubelet/config/v1beta1/types.go at
-# commit 001332b0422071acf4860769f18e34b5e9b7c1bc, the v1.36 API: it has memoryReservationPolicy, which v1.36 added,
-# and memoryThrottlingFactor still "Default: 0.9".
-# https://github.com/kubernetes/kubernetes/blob/001332b0422071acf4860769f18e34b5e9b7c1bc/staging/src/k8s.io/kubelet/config/v1beta1/types.go
-#
-# The kubelet decodes the YAML as JSON into these types, so a value of another JSON type is refused ("json: cannot
-# unmarshal number into Go struct field KubeletConfiguration.kubeReserved of type string"); a pointer type (*int32)
-# takes the same values as the plain one, and null leaves any field unset. Kinds:
-# - "string", "bool", "int32", "int64", "float64": the Go scalar (a JSON number for the integers, in range, no fraction;
-#   float64 also takes an integer);
-# - "duration": metav1.Duration, a string time.ParseDuration reads ("10s", "1m30s", "0");
-# - "quantities": map[string]string whose values are resource quantities or percentages (kubeReserved, evictionHard,
-#   ...); users often write bytes as YAML integers, which the kubelet refuses, so planning writes them as strings;
-# - "[]string", "[]int32", "map[string]string", "map[string]bool", "map[string][]string": as in Go;
-# - "object", "[]object": a struct or a list of structs (their inner fields are the kubelet's business).
-FIELD_TYPES: dict[str, str] = {
-    "apiVersion": "string",
-    "kind": "string",
-    "enableServer": "bool",
-    "staticPodPath": "string",
-    "podLogsDir": "string",
-    "syncFrequency": "duration",
-    "fileCheckFrequency": "duration",
-    "httpCheckFrequency": "duration",
-    "staticPodURL": "string",
-    "staticPodURLHeader": "map[string][]string",
-    "address": "string",
-    "port": "int32",
-    "readOnlyPort": "int32",
-    "tlsCertFile": "string",
-    "tlsPrivateKeyFile": "string",
-    "tlsCipherSuites": "[]string",
-    "tlsCurvePreferences": "[]int32",
-    "tlsMinVersion": "string",
-    "rotateCertificates": "bool",
-    "serverTLSBootstrap": "bool",
-    "authentication": "object",
-    "authorization": "object",
-    "registryPullQPS": "int32",
-    "registryBurst": "int32",
-    "imagePullCredentialsVerificationPolicy": "string",
-    "preloadedImagesVerificationAllowlist": "[]string",
-    "eventRecordQPS": "int32",
-    "eventBurst": "int32",
-    "enableDebuggingHandlers": "bool",
-    "enableContentionProfiling": "bool",
-    "healthzPort": "int32",
-    "healthzBindAddress": "string",
-    "oomScoreAdj": "int32",
-    "clusterDomain": "string",
-    "clusterDNS": "[]string",
-    "streamingConnectionIdleTimeout": "duration",
-    "nodeStatusUpdateFrequency": "duration",
-    "nodeStatusReportFrequency": "duration",
-    "nodeLeaseDurationSeconds": "int32",
-    "imageMinimumGCAge": "duration",
-    "imageMaximumGCAge": "duration",
-    "imageGCHighThresholdPercent": "int32",
-    "imageGCLowThresholdPercent": "int32",
-    "volumeStatsAggPeriod": "duration",
-    "kubeletCgroups": "string",
-    "systemCgroups": "string",
-    "cgroupRoot": "string",
-    "cgroupsPerQOS": "bool",
-    "cgroupDriver": "string",
-    "cpuManagerPolicy": "string",
-    "singleProcessOOMKill": "bool",
-    "cpuManagerPolicyOptions": "map[string]string",
-    "cpuManagerReconcilePeriod": "duration",
-    "draManagerReconcilePeriod": "duration",
-    "memoryManagerPolicy": "string",
-    "topologyManagerPolicy": "string",
-    "topologyManagerScope": "string",
-    "topologyManagerPolicyOptions": "map[string]string",
-    "qosReserved": "map[string]string",
-    "runtimeRequestTimeout": "duration",
-    "hairpinMode": "string",
-    "maxPods": "int32",
-    "podCIDR": "string",
-    "podPidsLimit": "int64",
-    "resolvConf": "string",
-    "runOnce": "bool",
-    "cpuCFSQuota": "bool",
-    "cpuCFSQuotaPeriod": "duration",
-    "nodeStatusMaxImages": "int32",
-    "maxOpenFiles": "int64",
-    "contentType": "string",
-    "kubeAPIQPS": "int32",
-    "kubeAPIBurst": "int32",
-    "serializeImagePulls": "bool",
-    "maxParallelImagePulls": "int32",
-    "evictionHard": "quantities",
-    "evictionSoft": "quantities",
-    "evictionSoftGracePeriod": "map[string]string",
-    "evictionPressureTransitionPeriod": "duration",
-    "evictionMaxPodGracePeriod": "int32",
-    "evictionMinimumReclaim": "quantities",
-    "mergeDefaultEvictionSettings": "bool",
-    "podsPerCore": "int32",
-    "enableControllerAttachDetach": "bool",
-    "protectKernelDefaults": "bool",
-    "makeIPTablesUtilChains": "bool",
-    "iptablesMasqueradeBit": "int32",
-    "iptablesDropBit": "int32",
-    "featureGates": "map[string]bool",
-    "failSwapOn": "bool",
-    "memorySwap": "object",
-    "containerLogMaxSize": "string",
-    "containerLogMaxFiles": "int32",
-    "containerLogMaxWorkers": "int32",
-    "containerLogMonitorInterval": "duration",
-    "configMapAndSecretChangeDetectionStrategy": "string",
-    "systemReserved": "quantities",
-    "kubeReserved": "quantities",
-    "reservedSystemCPUs": "string",
-    "showHiddenMetricsForVersion": "string",
-    "systemReservedCgroup": "string",
-    "kubeReservedCgroup": "string",
-    "enforceNodeAllocatable": "[]string",
-    "allowedUnsafeSysctls": "[]string",
-    "volumePluginDir": "string",
-    "providerID": "string",
-    "kernelMemcgNotification": "bool",
-    "logging": "object",
-    "enableSystemLogHandler": "bool",
-    "enableSystemLogQuery": "bool",
-    "shutdownGracePeriod": "duration",
-    "shutdownGracePeriodCriticalPods": "duration",
-    "shutdownGracePeriodByPodPriority": "[]object",
-    "crashLoopBackOff": "object",
-    "reservedMemory": "[]object",
-    "enableProfilingHandler": "bool",
-    "enableDebugFlagsHandler": "bool",
-    "seccompDefault": "bool",
-    "memoryThrottlingFactor": "float64",
-    "memoryReservationPolicy": "string",
-    "registerWithTaints": "[]object",
-    "registerNode": "bool",
-    "tracing": "object",
-    "localStorageCapacityIsolation": "bool",
-    "containerRuntimeEndpoint": "string",
-    "imageServiceEndpoint": "string",
-    "failCgroupV1": "bool",
-    "userNamespaces": "object",
-}
-
-KUBELET_CONFIGURATION_FIELDS: frozenset[str] = frozenset(FIELD_TYPES)
-
-# The one source of truth for which checked kubelet knows which field: the fields of FIELD_TYPES each checked kubelet's
-# v1beta1 KubeletConfiguration lacks. Its strict decoding fails on them ("strict decoding error: unknown field ..."),
-# so it logs "Using lenient decoding as strict decoding failed" at info level and starts without them, whatever their
-# value or type. Verified on the real kubelets v1.31.14, v1.33.13 and v1.36.2: a config holding every field of FIELD_TYPES
-# gets that line naming exactly its version's set below (tests/oracle/cases/field_versions.yml has a case per field).
-# draManagerReconcilePeriod is newer than v1.36.2 (types.go at 001332b0 above has it; v1.36.2 does not).
-FIELDS_UNKNOWN_TO: dict[str, frozenset[str]] = {
-    "1.31": frozenset(
-        {
-            "crashLoopBackOff",
-            "draManagerReconcilePeriod",
-            "imagePullCredentialsVerificationPolicy",
-            "memoryReservationPolicy",
-            "mergeDefaultEvictionSettings",
-            "preloadedImagesVerificationAllowlist",
-            "singleProcessOOMKill",
-            "tlsCurvePreferences",
-            "userNamespaces",
-        }
-    ),
-    "1.33": frozenset({"draManagerReconcilePeriod", "memoryReservationPolicy", "tlsCurvePreferences"}),
-    "1.36": frozenset({"draManagerReconcilePeriod"}),
-}
-# The kubelet versions whose rules are exact here, newest last (the project's own kubelet, v1.36.2).
-KUBELET_VERSIONS = tuple(FIELDS_UNKNOWN_TO)
-_KUBELET_VERSION = re.compile(r"v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?")
-
-
-def checked_minor(kubelet_version: str | None = None) -> str | None:
-    """The checked version whose rules judge kubelet_version ("v1.32.5+rke2r1" -> "1.31"): its own, else the nearest
-    older one, else the oldest; None -> the newest; None when kubelet_version is not a version."""
-    if kubelet_version is None:
-        return KUBELET_VERSIONS[-1]
-    match = _KUBELET_VERSION.fullmatch(kubelet_version) if isinstance(kubelet_version, str) else None
-    if match is None:
-        return None
-    minor = int(match.group(1))
-    return ([version for version in KUBELET_VERSIONS if int(version.split(".")[1]) <= minor] or [KUBELET_VERSIONS[0]])[-1]
-
-
-def fields_unknown_to(kubelet_version: str | None = None) -> frozenset[str]:
-    """The fields of FIELD_TYPES that kubelet (any version string; None: 1.36) does not decode, judged as checked_minor."""
-    return FIELDS_UNKNOWN_TO.get(checked_minor(kubelet_version) or "", frozenset())
-
-
-def unknown_field_warning(name: str, kubelet_version: str | None = None) -> str:
-    """What the kubelet does with a field its version does not know, in its own log words."""
-    version = checked_minor(kubelet_version)
-    return (
-        f"{name}: kubelet {version} does not know this field (a newer KubeletConfiguration {API_VERSION} has it): it logs "
-        f'"Using lenient decoding as strict decoding failed" (strict decoding error: unknown field "{name}") and starts without it'
-    )
-
+from ._go_duration import go_duration_error
+from ._kubelet_field_table import FIELD_TYPES, fields_unknown_to
 
 _INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
-_DURATION_UNITS = ("ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h")
-
-
-def go_duration_error(text):
-    """The error Go's time.ParseDuration gives for text, or None when it parses (overflow aside).
-
-    A port of the grammar and error texts of ParseDuration in Go's src/time/format.go
-    (https://github.com/golang/go/blob/master/src/time/format.go); the unknown-unit text was checked against the
-    real kubelet v1.36.2 (tests/oracle).
-    """
-    invalid = f'time: invalid duration "{text}"'
-    rest = text[1:] if text[:1] in ("-", "+") else text
-    if rest == "0":
-        return None
-    if rest == "":
-        return invalid
-    while rest:
-        if not (rest[0] == "." or "0" <= rest[0] <= "9"):
-            return invalid
-        number = re.match(r"[0-9]*", rest).group(0)
-        rest = rest[len(number) :]
-        fraction = ""
-        if rest[:1] == ".":
-            fraction = re.match(r"[0-9]*", rest[1:]).group(0)
-            rest = rest[1 + len(fraction) :]
-        if not number and not fraction:
-            return invalid
-        unit = re.match(r"[^0-9.]*", rest).group(0)
-        if not unit:
-            return f'time: missing unit in duration "{text}"'
-        if unit not in _DURATION_UNITS:
-            return f'time: unknown unit "{unit}" in duration "{text}"'
-        rest = rest[len(unit) :]
-    return None
 
 
 _HOW = {
@@ -271,7 +35,7 @@ _HOW = {
 }
 
 
-def as_kubelet_decodes(config):
+def as_kubelet_decodes(config: Mapping[str, Any]) -> dict[str, Any]:
     """config with integer bytes in the quantity maps (kubeReserved: {memory: 1073741824}) written as strings, the only
     form the kubelet decodes, and whole floats in integer fields (maxPods: 110.0) as integers; everything else as it is."""
     result = dict(config)
@@ -284,7 +48,7 @@ def as_kubelet_decodes(config):
     return result
 
 
-def type_name(value):
+def type_name(value: object) -> str:
     """The YAML-level name of a value's type (never an internal subclass name such as Ansible's tagged strings)."""
     for kind, name in (
         (bool, "boolean"),
@@ -300,24 +64,26 @@ def type_name(value):
     return "value of another type"
 
 
-def _scalar_problem(kind, value):
+def _scalar_problem(kind: str, value: object) -> bool:
     if kind in ("string", "duration") and not isinstance(value, str):
         return True
-    if kind == "duration" and go_duration_error(value):
+    if kind == "duration" and isinstance(value, str) and go_duration_error(value):
         return True
     if kind == "bool" and not isinstance(value, bool):
         return True
     if kind in _INT_BOUNDS:
         low, high = _INT_BOUNDS[kind]
         # YAML 110.0 reaches the kubelet as the JSON number 110, which an integer field takes; 1.5 it refuses.
-        whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-        return isinstance(value, bool) or not whole or not low <= value <= high
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return True
+        whole = isinstance(value, int) or value.is_integer()
+        return not whole or not low <= value <= high
     if kind == "float64":
         return isinstance(value, bool) or not isinstance(value, (int, float))
     return False
 
 
-def value_problem(kind, value):
+def value_problem(kind: str, value: object) -> bool:
     """True when value is not something the kubelet decodes into a field of this kind (null aside)."""
     if value is None:
         return False
@@ -336,14 +102,14 @@ _GO_TYPES = {"quantities": "map[string]string", "duration": "metav1.Duration, a 
 _MAP_VALUES = {"quantities": "string", "map[string]string": "string", "map[string]bool": "bool", "map[string][]string": "[]string"}
 
 
-def _json_type(value):
+def _json_type(value: object) -> str:
     for kind, name in ((bool, "bool"), ((int, float), "number"), (str, "string"), ((list, tuple), "array"), (dict, "object")):
         if isinstance(value, kind):
             return name
     return "value"
 
 
-def kubelet_decode_error(field_name, value, kind):
+def kubelet_decode_error(field_name: str, value: object, kind: str) -> str | None:
     """The error the kubelet's JSON decoding gives for value in a field (or map value, or list item) of Go type kind."""
     json_type = _json_type(value)
     if kind == "duration":
@@ -358,7 +124,7 @@ def kubelet_decode_error(field_name, value, kind):
     return f"json: cannot unmarshal {shown} into Go struct field KubeletConfiguration.{field_name} of type {kind}"
 
 
-def _problem(where, path, value, kind, field_name):
+def _problem(where: str, path: str, value: object, kind: str, field_name: str) -> str:
     hint = ""
     if kind == "string" and FIELD_TYPES[field_name] == "quantities" and isinstance(value, (int, float)) and not isinstance(value, bool):
         hint = ': quote it, e.g. "1073741824" or "1Gi"'
@@ -384,7 +150,7 @@ def _problem(where, path, value, kind, field_name):
     )
 
 
-def field_type_problems(config, where="", kubelet_version=None):
+def field_type_problems(config: Mapping[Any, Any], where: str = "", kubelet_version: str | None = None) -> list[str]:
     """Every field of config whose value the kubelet cannot decode into its KubeletConfiguration v1beta1 type; where
     prefixes each message (a file path or a variable name). A field kubelet_version does not know is never decoded, so
     never refused (fields_unknown_to). Ranges are the kubelet's validation (_kubelet_validation)."""

@@ -40,7 +40,8 @@ from ._eviction_thresholds import eviction_problems
 from ._feature_gates import feature_gate_problems, feature_gate_warnings
 from ._kubelet_defaults import apply_defaults
 from ._kubelet_defaults_versions import as_defaulted_for
-from ._kubelet_fields import KUBELET_CONFIGURATION_FIELDS, KUBELET_VERSIONS, checked_minor, field_type_problems, fields_unknown_to, unknown_field_warning
+from ._kubelet_field_table import KUBELET_CONFIGURATION_FIELDS, KUBELET_VERSIONS, checked_minor, fields_unknown_to, unknown_field_warning
+from ._kubelet_fields import field_type_problems
 from ._kubelet_validation import kubelet_validation_problems, kubelet_validation_warnings
 from ._logging_config import logging_problems
 from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
@@ -319,7 +320,7 @@ def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_
     defaulted_by: the kubelet version whose defaults config may carry (None: 1.36, what effective_kubelet_config adds
     unless given kubelet_version); they are read as kubelet_version's own (_kubelet_defaults.as_defaulted_for), so pass
     kubelet_version here when config is raw or was defaulted for it. Fields kubelet_version does not know are warned
-    about and not judged, as that kubelet ignores them (_kubelet_fields.FIELDS_UNKNOWN_TO).
+    about and not judged, as that kubelet ignores them (_kubelet_field_table.FIELDS_UNKNOWN_TO).
     """
     report = Report()
     try:

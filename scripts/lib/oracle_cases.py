@@ -12,7 +12,7 @@ accepted baseline (tests/oracle/cases/baseline.yml):
       #           oracle: "undecidable: <why, upstream link>"
 
 random_cases(seed, count) draws multi-field configurations over the fields the collection knows
-(plugins/plugin_utils/_kubelet_fields.py FIELD_TYPES) from valid and boundary/invalid pools, deterministic per seed.
+(plugins/plugin_utils/_kubelet_field_table.py FIELD_TYPES) from valid and boundary/invalid pools, deterministic per seed.
 Every case and random configuration has a digest of what the kubelet reads (main file, NUMA spec, flags, version):
 scripts/record-kubelet-verdicts records the real kubelet's verdict per digest, and the differential test compares the
 engine with it. kubelet_messages() and engine_agrees() are the one matching rule (see their docstrings).
@@ -205,7 +205,7 @@ def _field_types() -> dict[str, str]:
     collections = os.path.join(REPO, ".collections")
     if collections not in sys.path:
         sys.path.insert(0, collections)
-    from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FIELD_TYPES
+    from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_field_table import FIELD_TYPES
 
     return FIELD_TYPES
 

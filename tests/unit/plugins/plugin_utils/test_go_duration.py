@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
-from ansible_collections.numa.kubelet.plugins.plugin_utils._go_duration import go_duration_string, parse_go_duration
+from ansible_collections.numa.kubelet.plugins.plugin_utils._go_duration import go_duration_error, go_duration_string, parse_go_duration
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,23 @@ def test_parse_go_duration_rejects(text):
 @given(st.integers(min_value=-(1 << 63) + 1, max_value=(1 << 63) - 1))
 def test_duration_string_parses_back(nanoseconds):
     assert parse_go_duration(go_duration_string(nanoseconds), "f") == nanoseconds
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("10s", None),
+        ("1m30s", None),
+        ("0", None),
+        ("-1.5h", None),
+        ("300ms", None),
+        ("1\u00b5s", None),
+        ("1", 'time: missing unit in duration "1"'),
+        ("", 'time: invalid duration ""'),
+        ("abc", 'time: invalid duration "abc"'),
+        ("1x", 'time: unknown unit "x" in duration "1x"'),
+        (".s", 'time: invalid duration ".s"'),
+    ],
+)
+def test_durations_as_go_parses_them(text, error):
+    assert go_duration_error(text) == error

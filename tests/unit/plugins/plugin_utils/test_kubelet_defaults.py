@@ -22,7 +22,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_defaults imp
     apply_defaults,
     merge_default_eviction_settings,
 )
-from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import KUBELET_CONFIGURATION_FIELDS
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_field_table import KUBELET_CONFIGURATION_FIELDS
 
 EVICTION_DEFAULTS = {
     "memory.available": "100Mi",

@@ -8,7 +8,7 @@ import pytest
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_defaults import apply_defaults, set_defaults
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_defaults_versions import as_defaulted_for
-from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import FIELDS_UNKNOWN_TO
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_field_table import FIELDS_UNKNOWN_TO
 
 ONLY_V1_36 = {
     "memoryReservationPolicy": "None",

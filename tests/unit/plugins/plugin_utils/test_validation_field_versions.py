@@ -8,13 +8,8 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config
-from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import (
-    FIELD_TYPES,
-    FIELDS_UNKNOWN_TO,
-    field_type_problems,
-    fields_unknown_to,
-    unknown_field_warning,
-)
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_field_table import FIELD_TYPES, FIELDS_UNKNOWN_TO, fields_unknown_to, unknown_field_warning
+from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import field_type_problems
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config, check_main_config_file
 
 ACCEPTED = {
