@@ -1,13 +1,13 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What the kubelet refuses when it builds its CPU manager and its topology manager, with its own texts.
+"""What the kubelet refuses when it builds its CPU manager, with its own texts, and what the CPU and topology manager
+rules share: the options' maturity levels and how a config's policy, options and gates are read. The topology
+manager's rules: _topology_manager_options; the cpuset and strconv parsers: _cpuset.
 
 Sources (kubernetes/kubernetes, read at the release tags v1.31.14, v1.33.13 and v1.36.2; docs/kubelet-facts.md):
 - pkg/kubelet/cm/cpumanager/cpu_manager.go (policy names, the static policy's reservation),
   policy_none.go (no options under "none"), policy_options.go (names, maturity gates, ParseBool, pairs,
   ValidateStaticPolicyOptions), policy_static.go (the reserved CPUs must be takeable);
-- pkg/kubelet/apis/config/validation/validation.go (topology policy and scope names),
-  pkg/kubelet/cm/topologymanager/topology_manager.go (the NUMA node limit) and policy_options.go;
 - pkg/kubelet/apis/config/validation/validation.go and k8s.io/utils/cpuset Parse (reservedSystemCPUs),
   cmd/kubelet/app/server.go getReservedCPUs (reserved CPUs must be online);
 - pkg/kubelet/cm/node_container_manager_linux.go validateNodeAllocatable (cpu reservation within capacity).
@@ -17,16 +17,10 @@ Option names and maturity differ by kubelet version; each table below is that ve
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from ._config import (
-    CPU_MANAGER_POLICIES,
-    TOPOLOGY_MANAGER_POLICIES,
-    KubeletConfigError,
-    lookalike_hint,
-    reserved_resource_list,
-)
+from ._config import CPU_MANAGER_POLICIES, KubeletConfigError, lookalike_hint, reserved_resource_list
+from ._cpuset import GO_BOOLS, cpuset_string, go_parse_bool, parse_cpuset
 from ._feature_gates import gate_enabled
 from ._go_text import go_quote
 from ._quantity import DECIMAL_SI, Quantity
@@ -39,8 +33,6 @@ ALIGN_BY_SOCKET = "align-by-socket"
 DISTRIBUTE_CPUS_ACROSS_CORES = "distribute-cpus-across-cores"
 STRICT_CPU_RESERVATION = "strict-cpu-reservation"
 PREFER_ALIGN_BY_UNCORECACHE = "prefer-align-cpus-by-uncorecache"
-PREFER_CLOSEST_NUMA_NODES = "prefer-closest-numa-nodes"
-MAX_ALLOWABLE_NUMA_NODES = "max-allowable-numa-nodes"
 
 # cpumanager/policy_options.go alphaOptions / betaOptions / stableOptions of each version.
 CPU_POLICY_OPTIONS = {
@@ -76,73 +68,16 @@ CPU_OPTION_CONFLICTS = (
     (PREFER_ALIGN_BY_UNCORECACHE, DISTRIBUTE_CPUS_ACROSS_CORES),
     (PREFER_ALIGN_BY_UNCORECACHE, DISTRIBUTE_CPUS_ACROSS_NUMA),
 )
-# topologymanager/policy_options.go of each version.
-TOPOLOGY_POLICY_OPTIONS = {
-    "1.31": {PREFER_CLOSEST_NUMA_NODES: BETA, MAX_ALLOWABLE_NUMA_NODES: BETA},
-    "1.33": {PREFER_CLOSEST_NUMA_NODES: STABLE, MAX_ALLOWABLE_NUMA_NODES: BETA},
-    "1.36": {PREFER_CLOSEST_NUMA_NODES: STABLE, MAX_ALLOWABLE_NUMA_NODES: STABLE},
-}
-DEFAULT_MAX_ALLOWABLE_NUMA_NODES = 8
-# pkg/kubelet/apis/config/types.go ContainerTopologyManagerScope, PodTopologyManagerScope.
-TOPOLOGY_MANAGER_SCOPES = ("container", "pod")
 
 _CPU_GATES = {ALPHA: "CPUManagerPolicyAlphaOptions", BETA: "CPUManagerPolicyBetaOptions"}
-_TOPOLOGY_GATES = {ALPHA: "TopologyManagerPolicyAlphaOptions", BETA: "TopologyManagerPolicyBetaOptions"}
-_GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True}
-_GO_BOOLS.update({"0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False})
-_GO_INT = re.compile(r"[+-]?[0-9]+\Z")
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
-def go_parse_bool(text: str) -> bool:
-    """strconv.ParseBool; ValueError with Go's error text."""
-    if text in _GO_BOOLS:
-        return _GO_BOOLS[text]
-    raise ValueError(f"strconv.ParseBool: parsing {go_quote(text)}: invalid syntax")
-
-
-def go_atoi(text: str) -> int:
-    """strconv.Atoi on a 64-bit machine; ValueError with Go's error text."""
-    if not _GO_INT.match(text):
-        raise ValueError(f"strconv.Atoi: parsing {go_quote(text)}: invalid syntax")
-    number = int(text)
-    if not _INT64_MIN <= number <= _INT64_MAX:
-        raise ValueError(f"strconv.Atoi: parsing {go_quote(text)}: value out of range")
-    return number
-
-
-def parse_cpuset(text: str) -> list[tuple[int, int]]:
-    """k8s.io/utils/cpuset Parse, as inclusive (first, last) ranges; ValueError with Go's error text."""
-    if text == "":
-        return []
-    ranges = []
-    for part in text.split(","):
-        bounds = part.split("-", 1)
-        first = go_atoi(bounds[0])
-        last = go_atoi(bounds[1]) if len(bounds) == 2 else first
-        if first > last:
-            raise ValueError(f"invalid range {go_quote(part)} ({first} > {last})")
-        ranges.append((first, last))
-    return ranges
-
-
-def cpuset_string(cpus: Iterable[int]) -> str:
-    """cpuset.CPUSet String: sorted ids, runs written first-last, joined by commas."""
-    runs: list[list[int]] = []
-    for cpu in sorted(set(cpus)):
-        if runs and cpu == runs[-1][1] + 1:
-            runs[-1][1] = cpu
-        else:
-            runs.append([cpu, cpu])
-    return ",".join(str(first) if first == last else f"{first}-{last}" for first, last in runs)
-
-
-def _gate_enabled(config: Mapping, gate: str, version: str) -> bool:
+def option_gate_enabled(config: Mapping, gate: str, version: str) -> bool:
     # The gate as SetFromMap resolves featureGates (AllAlpha / AllBeta included); a wrong type is the decoding's error.
     return gate_enabled(config.get("featureGates"), gate, version)
 
 
-def _options(config: Mapping, field: str) -> dict[str, str]:
+def policy_options(config: Mapping, field: str) -> dict[str, str]:
     # Values of the wrong type are reported by the type check (json: cannot unmarshal); they are left out here.
     options = config.get(field)
     if not isinstance(options, Mapping):
@@ -150,7 +85,7 @@ def _options(config: Mapping, field: str) -> dict[str, str]:
     return {name: value for name, value in options.items() if isinstance(name, str) and isinstance(value, str)}
 
 
-def _policy(config: Mapping, field: str) -> str | None:
+def manager_policy(config: Mapping, field: str) -> str | None:
     value = config.get(field)
     if value is None or value == "":
         return "none"
@@ -172,7 +107,7 @@ def _cpu_option_availability(name: str, version: str, config: Mapping) -> str | 
     maturity = version_table.get(name)
     if maturity is None:
         return f"unknown CPU Manager Policy option: {go_quote(name)}"
-    if maturity in _CPU_GATES and not _gate_enabled(config, _CPU_GATES[maturity], version):
+    if maturity in _CPU_GATES and not option_gate_enabled(config, _CPU_GATES[maturity], version):
         level = "Alpha" if maturity == ALPHA else "Beta"
         return f"CPU Manager Policy {level}-level Options not enabled, but option {go_quote(name)} provided"
     return None
@@ -183,7 +118,7 @@ def _static_option_problems(config: Mapping, version: str) -> list[str]:
     known = set().union(*CPU_POLICY_OPTIONS.values())
     problems = []
     enabled = set()
-    for name, value in sorted(_options(config, "cpuManagerPolicyOptions").items()):
+    for name, value in sorted(policy_options(config, "cpuManagerPolicyOptions").items()):
         path = f"cpuManagerPolicyOptions.{name}"
         refusal = _cpu_option_availability(name, version, config)
         if refusal is not None:
@@ -269,7 +204,7 @@ def _capacity_problems(config: Mapping, reservation: Quantity | None, online: se
 def cpu_manager_problems(config: Mapping, nodes: Sequence | None = None, kubelet_version: str = "1.36") -> list[str]:
     """What the kubelet refuses when it builds its CPU manager, and the CPU checks it makes against the node."""
     version = kubelet_version
-    policy = _policy(config, "cpuManagerPolicy")
+    policy = manager_policy(config, "cpuManagerPolicy")
     online = _online_cpus(nodes)
     problems = _reserved_cpu_problems(config, online)
     reservation = _cpu_reservation(config)
@@ -279,7 +214,7 @@ def cpu_manager_problems(config: Mapping, nodes: Sequence | None = None, kubelet
     if policy not in CPU_MANAGER_POLICIES:
         hint = '; CPU manager policy names are lower case: "none" or "static"' if policy.lower() in CPU_MANAGER_POLICIES else ""
         return problems + [f'cpuManagerPolicy: unknown policy: "{policy}"{hint}{lookalike_hint(policy)}']
-    options = _options(config, "cpuManagerPolicyOptions")
+    options = policy_options(config, "cpuManagerPolicyOptions")
     if policy == "none":
         if options:
             shown = " ".join(f"{name}:{value}" for name, value in sorted(options.items()))
@@ -307,86 +242,6 @@ def _reserved_cpu_problems(config: Mapping, online: set[int] | None) -> list[str
     return [f"reservedSystemCPUs: reserved-cpus: {text} is not a subset of online-cpus: {cpuset_string(online)}"]
 
 
-def _topology_availability(name: str, version: str, config: Mapping) -> str | None:
-    table = TOPOLOGY_POLICY_OPTIONS.get(version)
-    if table is None:
-        return None
-    maturity = table.get(name)
-    if maturity is None:
-        return f"unknown Topology Manager Policy option: {go_quote(name)}"
-    if maturity in _TOPOLOGY_GATES and not _gate_enabled(config, _TOPOLOGY_GATES[maturity], version):
-        level = "Alpha" if maturity == ALPHA else "Beta"
-        text = f"Topology Manager Policy {level}-level Options not enabled"
-        # From 1.33 the kubelet writes this one in lower case.
-        if version != "1.31":
-            text = text.lower()
-        return f"{text}, but option {go_quote(name)} provided"
-    return None
-
-
-def _topology_field_problems(config: Mapping) -> list[str]:
-    """validation.go: the policy and the scope are each one of a fixed list (an empty value is defaulted)."""
-    problems = []
-    policy = config.get("topologyManagerPolicy")
-    if isinstance(policy, str) and policy and policy not in TOPOLOGY_MANAGER_POLICIES:
-        allowed = " ".join(go_quote(name) for name in TOPOLOGY_MANAGER_POLICIES)
-        problems.append(
-            f"topologyManagerPolicy: invalid configuration: topologyManagerPolicy (--topology-manager-policy) {go_quote(policy)} "
-            f"must be one of: [{allowed}]{lookalike_hint(policy)}"
-        )
-    scope = config.get("topologyManagerScope")
-    if isinstance(scope, str) and scope and scope not in TOPOLOGY_MANAGER_SCOPES:
-        problems.append(
-            f"topologyManagerScope: invalid configuration: topologyManagerScope (--topology-manager-scope) {go_quote(scope)} "
-            f'must be one of: "container", or "pod"{lookalike_hint(scope)}'
-        )
-    return problems
-
-
-def topology_manager_problems(config: Mapping, nodes: Sequence | None = None, kubelet_version: str = "1.36") -> list[str]:
-    """What the kubelet refuses in the topology manager's fields (validation.go) and when it builds the manager.
-
-    The options are read only under a policy other than none.
-    """
-    version = kubelet_version
-    problems = _topology_field_problems(config)
-    policy = _policy(config, "topologyManagerPolicy")
-    if policy not in TOPOLOGY_MANAGER_POLICIES or policy == "none":
-        return problems
-    limit: int | None = DEFAULT_MAX_ALLOWABLE_NUMA_NODES
-    for name, value in sorted(_options(config, "topologyManagerPolicyOptions").items()):
-        path = f"topologyManagerPolicyOptions.{name}"
-        refusal = _topology_availability(name, version, config)
-        if refusal is not None:
-            problems.append(f"{path}: {refusal}")
-            limit = None if name == MAX_ALLOWABLE_NUMA_NODES else limit
-            continue
-        try:
-            if name == PREFER_CLOSEST_NUMA_NODES:
-                go_parse_bool(value)
-            elif name == MAX_ALLOWABLE_NUMA_NODES:
-                limit = None
-                try:
-                    number = go_atoi(value)
-                except ValueError as exc:
-                    problems.append(f"{path}: unable to convert policy option to integer {go_quote(name)}: {exc}")
-                    continue
-                if number < DEFAULT_MAX_ALLOWABLE_NUMA_NODES:
-                    problems.append(f"{path}: the minimum value of {go_quote(name)} should not be less than {DEFAULT_MAX_ALLOWABLE_NUMA_NODES}")
-                    continue
-                limit = number
-        except ValueError as exc:
-            problems.append(f"{path}: bad value for option {go_quote(name)}: {exc}")
-    if nodes and limit is not None and len(nodes) > limit:
-        given = MAX_ALLOWABLE_NUMA_NODES in _options(config, "topologyManagerPolicyOptions")
-        path = f"topologyManagerPolicyOptions.{MAX_ALLOWABLE_NUMA_NODES}" if given else "topologyManagerPolicy"
-        problems.append(
-            f"{path}: unsupported on machines with more than {limit} NUMA Nodes (this node has {len(nodes)}; "
-            f'set topologyManagerPolicyOptions {{{MAX_ALLOWABLE_NUMA_NODES}: "{len(nodes)}"}})'
-        )
-    return problems
-
-
 def manager_option_warnings(config: Mapping, kubelet_version: str = "1.36") -> list[str]:
     """The manager rules the collection cannot decide (for this kubelet version): said, never passed in silence."""
     try:
@@ -394,14 +249,14 @@ def manager_option_warnings(config: Mapping, kubelet_version: str = "1.36") -> l
     except KubeletConfigError:
         return []
     warnings = []
-    cpu_options = _options(config, "cpuManagerPolicyOptions")
-    if version == "1.31" and PREFER_ALIGN_BY_UNCORECACHE in cpu_options and _gate_enabled(config, _CPU_GATES[ALPHA], version):
+    cpu_options = policy_options(config, "cpuManagerPolicyOptions")
+    if version == "1.31" and PREFER_ALIGN_BY_UNCORECACHE in cpu_options and option_gate_enabled(config, _CPU_GATES[ALPHA], version):
         warnings.append(
             f"cpuManagerPolicyOptions.{PREFER_ALIGN_BY_UNCORECACHE}: upstream kubelet 1.31 does not know this option "
             f'(unknown CPU Manager Policy option: "{PREFER_ALIGN_BY_UNCORECACHE}"; it came as alpha in 1.32), while some 1.31 builds '
             "(OpenShift 4.18) carry it as alpha: the collection cannot tell which kubelet this node runs"
         )
-    if config.get("cpuManagerPolicy") == "static" and cpu_options.get(ALIGN_BY_SOCKET) in _GO_BOOLS and _GO_BOOLS[cpu_options[ALIGN_BY_SOCKET]]:
+    if config.get("cpuManagerPolicy") == "static" and cpu_options.get(ALIGN_BY_SOCKET) in GO_BOOLS and GO_BOOLS[cpu_options[ALIGN_BY_SOCKET]]:
         warnings.append(
             f"cpuManagerPolicyOptions.{ALIGN_BY_SOCKET}: the kubelet also refuses it on hardware with more sockets than NUMA nodes "
             "(Align by socket is not compatible with hardware where number of sockets are more than number of NUMA); "

@@ -44,7 +44,7 @@ from ._kubelet_field_table import KUBELET_CONFIGURATION_FIELDS, KUBELET_VERSIONS
 from ._kubelet_fields import field_type_problems
 from ._kubelet_validation import kubelet_validation_problems, kubelet_validation_warnings
 from ._logging_config import logging_problems
-from ._manager_options import cpu_manager_problems, manager_option_warnings, topology_manager_problems
+from ._manager_options import cpu_manager_problems, manager_option_warnings
 from ._quantity import Quantity
 from ._split import node_fit_problems, numa_nodes_from
 from ._startup_parsing import (
@@ -55,6 +55,7 @@ from ._startup_parsing import (
     tls_problems,
 )
 from ._taints import register_with_taints_problems
+from ._topology_manager_options import topology_manager_problems
 
 _INT32_MAX = 2**31 - 1
 

@@ -25,3 +25,8 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._go_text import go_qu
 )
 def test_go_quote(text, quoted):
     assert go_quote(text) == quoted
+
+
+@pytest.mark.parametrize(("text", "expected"), [('a"b\\c', '"a\\"b\\\\c"'), ("tab\there", '"tab\\there"'), ("\x00", '"\\x00"'), ("é", '"é"')])
+def test_go_quote_escapes(text, expected):
+    assert go_quote(text) == expected

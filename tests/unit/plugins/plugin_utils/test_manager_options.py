@@ -5,22 +5,10 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._manager_options import (
-    CPU_POLICY_OPTIONS,
-    TOPOLOGY_POLICY_OPTIONS,
-    cpu_manager_problems,
-    cpuset_string,
-    go_atoi,
-    go_parse_bool,
-    go_quote,
-    manager_option_warnings,
-    parse_cpuset,
-    topology_manager_problems,
-)
+from ansible_collections.numa.kubelet.plugins.plugin_utils._manager_options import CPU_POLICY_OPTIONS, cpu_manager_problems, manager_option_warnings
 from ansible_collections.numa.kubelet.plugins.plugin_utils._split import numa_nodes_from
+from ansible_collections.numa.kubelet.plugins.plugin_utils._topology_manager_options import TOPOLOGY_POLICY_OPTIONS, topology_manager_problems
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
 
 # The oracle's baseline (tests/oracle/cases): accepted by the real kubelet on two NUMA nodes.
@@ -170,132 +158,6 @@ def test_cpu_manager_policy_options(version, fields, expected):
 
 
 @pytest.mark.parametrize(
-    ("version", "fields", "expected"),
-    [
-        ("1.36", {"topologyManagerPolicyOptions": {"prefer-closest-numa-nodes": "true"}, **gates(TopologyManagerPolicyBetaOptions=False)}, []),
-        (
-            "1.36",
-            {"topologyManagerPolicyOptions": {"prefer-closest-numa-nodes": "1.0"}},
-            [
-                (
-                    'topologyManagerPolicyOptions.prefer-closest-numa-nodes: bad value for option "prefer-closest-numa-nodes": '
-                    'strconv.ParseBool: parsing "1.0": invalid syntax'
-                )
-            ],
-        ),
-        (
-            "1.36",
-            {"topologyManagerPolicyOptions": {"max-allowable-numa-nodes": "7"}},
-            ['topologyManagerPolicyOptions.max-allowable-numa-nodes: the minimum value of "max-allowable-numa-nodes" should not be less than 8'],
-        ),
-        ("1.36", {"topologyManagerPolicyOptions": {"max-allowable-numa-nodes": "8"}}, []),
-        ("1.36", {"topologyManagerPolicyOptions": {"max-allowable-numa-nodes": "+9"}}, []),
-        (
-            "1.36",
-            {"topologyManagerPolicyOptions": {"max-allowable-numa-nodes": "abc"}},
-            [
-                (
-                    "topologyManagerPolicyOptions.max-allowable-numa-nodes: unable to convert policy option to integer "
-                    '"max-allowable-numa-nodes": strconv.Atoi: parsing "abc": invalid syntax'
-                )
-            ],
-        ),
-        (
-            "1.36",
-            {"topologyManagerPolicyOptions": {"max-allowable-numa-nodes": "99999999999999999999"}},
-            [
-                (
-                    "topologyManagerPolicyOptions.max-allowable-numa-nodes: unable to convert policy option to integer "
-                    '"max-allowable-numa-nodes": strconv.Atoi: parsing "99999999999999999999": value out of range'
-                )
-            ],
-        ),
-        ("1.36", {"topologyManagerPolicyOptions": {"foo": "true"}}, ['topologyManagerPolicyOptions.foo: unknown Topology Manager Policy option: "foo"']),
-        ("1.36", {"topologyManagerPolicy": "none", "topologyManagerPolicyOptions": {"foo": "true", "max-allowable-numa-nodes": "7"}}, []),
-        ("1.33", {"topologyManagerPolicyOptions": {"prefer-closest-numa-nodes": "true"}, **gates(TopologyManagerPolicyBetaOptions=False)}, []),
-        (
-            "1.33",
-            {"topologyManagerPolicyOptions": {"max-allowable-numa-nodes": "8"}, **gates(TopologyManagerPolicyBetaOptions=False)},
-            [
-                (
-                    "topologyManagerPolicyOptions.max-allowable-numa-nodes: topology manager policy beta-level options not enabled, "
-                    'but option "max-allowable-numa-nodes" provided'
-                )
-            ],
-        ),
-        (
-            "1.31",
-            {"topologyManagerPolicyOptions": {"prefer-closest-numa-nodes": "true"}, **gates(TopologyManagerPolicyBetaOptions=False)},
-            [
-                (
-                    "topologyManagerPolicyOptions.prefer-closest-numa-nodes: Topology Manager Policy Beta-level Options not enabled, "
-                    'but option "prefer-closest-numa-nodes" provided'
-                )
-            ],
-        ),
-    ],
-)
-def test_topology_manager_policy_options(version, fields, expected):
-    assert errors(version, **fields) == expected
-
-
-@pytest.mark.parametrize(
-    ("fields", "expected"),
-    [
-        ({"topologyManagerScope": "pod"}, []),
-        ({"topologyManagerScope": ""}, []),
-        (
-            {"topologyManagerScope": "node"},
-            ['topologyManagerScope: invalid configuration: topologyManagerScope (--topology-manager-scope) "node" must be one of: "container", or "pod"'],
-        ),
-        (
-            {"topologyManagerPolicy": "Restricted", "topologyManagerPolicyOptions": {"foo": "true"}},
-            [
-                (
-                    'topologyManagerPolicy: invalid configuration: topologyManagerPolicy (--topology-manager-policy) "Restricted" '
-                    'must be one of: ["none" "best-effort" "restricted" "single-numa-node"]'
-                )
-            ],
-        ),
-    ],
-)
-def test_topology_manager_fields(fields, expected):
-    assert errors(**fields) == expected
-
-
-@pytest.mark.parametrize(
-    ("count", "fields", "expected"),
-    [
-        (8, {}, []),
-        (
-            9,
-            {"topologyManagerPolicy": "best-effort"},
-            [
-                (
-                    "topologyManagerPolicy: unsupported on machines with more than 8 NUMA Nodes "
-                    '(this node has 9; set topologyManagerPolicyOptions {max-allowable-numa-nodes: "9"})'
-                )
-            ],
-        ),
-        (
-            10,
-            {"topologyManagerPolicyOptions": {"max-allowable-numa-nodes": "9"}},
-            [
-                (
-                    "topologyManagerPolicyOptions.max-allowable-numa-nodes: unsupported on machines with more than 9 NUMA Nodes "
-                    '(this node has 10; set topologyManagerPolicyOptions {max-allowable-numa-nodes: "10"})'
-                )
-            ],
-        ),
-        (10, {"topologyManagerPolicyOptions": {"max-allowable-numa-nodes": "10"}}, []),
-        (10, {"topologyManagerPolicy": "none"}, []),
-    ],
-)
-def test_numa_node_count_against_the_topology_manager_limit(count, fields, expected):
-    assert errors(numa=nodes(count), **fields) == expected
-
-
-@pytest.mark.parametrize(
     ("fields", "expected"),
     [
         ({"reservedSystemCPUs": "0"}, []),
@@ -412,58 +274,6 @@ def test_what_the_collection_cannot_decide_is_a_warning():
 
 def test_each_version_has_both_tables():
     assert set(CPU_POLICY_OPTIONS) == set(TOPOLOGY_POLICY_OPTIONS) == {"1.31", "1.33", "1.36"}
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [("1", True), ("t", True), ("TRUE", True), ("True", True), ("0", False), ("F", False), ("false", False)],
-)
-def test_go_parse_bool_takes_what_strconv_takes(text, expected):
-    assert go_parse_bool(text) is expected
-
-
-@pytest.mark.parametrize("text", ["yes", "tRUE", "", " true", "1.0", "on"])
-def test_go_parse_bool_refuses_with_strconv_text(text):
-    with pytest.raises(ValueError, match=r"^strconv\.ParseBool: parsing ") as raised:
-        go_parse_bool(text)
-    assert str(raised.value) == f"strconv.ParseBool: parsing {go_quote(text)}: invalid syntax"
-
-
-@pytest.mark.parametrize(("text", "expected"), [("8", 8), ("+9", 9), ("-3", -3), ("007", 7), ("9223372036854775807", 2**63 - 1)])
-def test_go_atoi(text, expected):
-    assert go_atoi(text) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "error"),
-    [
-        ("", 'strconv.Atoi: parsing "": invalid syntax'),
-        (" 8", 'strconv.Atoi: parsing " 8": invalid syntax'),
-        ("8_0", 'strconv.Atoi: parsing "8_0": invalid syntax'),
-        ("\u0661", 'strconv.Atoi: parsing "\u0661": invalid syntax'),
-        ("9223372036854775808", 'strconv.Atoi: parsing "9223372036854775808": value out of range'),
-    ],
-)
-def test_go_atoi_refuses(text, error):
-    with pytest.raises(ValueError) as raised:
-        go_atoi(text)
-    assert str(raised.value) == error
-
-
-@pytest.mark.parametrize(("text", "expected"), [('a"b\\c', '"a\\"b\\\\c"'), ("tab\there", '"tab\\there"'), ("\x00", '"\\x00"'), ("é", '"é"')])
-def test_go_quote(text, expected):
-    assert go_quote(text) == expected
-
-
-@given(st.sets(st.integers(min_value=0, max_value=300), max_size=40))
-def test_cpuset_string_parses_back_to_the_same_cpus(cpus):
-    text = cpuset_string(cpus)
-    assert {cpu for first, last in parse_cpuset(text) for cpu in range(first, last + 1)} == cpus
-
-
-@pytest.mark.parametrize(("cpus", "expected"), [([], ""), ([3], "3"), ([0, 1, 2, 5, 7, 8], "0-2,5,7-8"), ([1, 0], "0-1")])
-def test_cpuset_string(cpus, expected):
-    assert cpuset_string(cpus) == expected
 
 
 def test_gates_resolve_as_set_from_map_does():
