@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from ._allocatable import memory_capacity_problems, memory_reservation
+from ._allocatable import Reservation, memory_capacity_problems, memory_reservation
 from ._config import (
     API_VERSION,
     HUGEPAGES_PREFIX,
@@ -46,7 +48,7 @@ from ._kubelet_validation import kubelet_validation_problems, kubelet_validation
 from ._logging_config import logging_problems
 from ._manager_options import cpu_manager_problems, manager_option_warnings
 from ._quantity import Quantity
-from ._split import node_fit_problems, numa_nodes_from
+from ._split import NumaNode, node_fit_problems, numa_nodes_from
 from ._startup_parsing import (
     allowed_unsafe_sysctls_problems,
     container_log_max_size_problems,
@@ -58,6 +60,7 @@ from ._taints import register_with_taints_problems
 from ._topology_manager_options import topology_manager_problems
 
 _INT32_MAX = 2**31 - 1
+_T = TypeVar("_T")
 
 # KUBELET_VERSIONS: the kubelet versions whose rules are exact here (fields, policy options, their maturity, feature
 # gates, defaults), newest last; DEFAULT_KUBELET_VERSION is the one the project checks against (the real kubelet v1.36.2).
@@ -68,10 +71,10 @@ DEFAULT_KUBELET_VERSION = KUBELET_VERSIONS[-1]
 class Report:
     """Errors make the kubelet refuse the config; warnings are accepted configs that likely miss their aim."""
 
-    errors: list = field(default_factory=list)
-    warnings: list = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
-    def collect(self, check, *args):
+    def collect(self, check: Callable[..., _T], *args: Any) -> _T | None:
         """check(*args)'s result, or None when it raises KubeletConfigError, whose problems become this report's errors."""
         try:
             return check(*args)
@@ -91,7 +94,7 @@ class MemoryReservationEntry:
     """One reservedMemory item, parsed."""
 
     numa_node: int
-    limits: dict
+    limits: dict[str, Quantity]
 
 
 # The kubelet's decoder knows one version and kind (pkg/kubelet/apis/config/scheme/scheme.go, whose line 33 makes the
@@ -99,7 +102,7 @@ class MemoryReservationEntry:
 _NOT_REGISTERED = 'no kind "%s" is registered for version "%s" in scheme "pkg/kubelet/apis/config/scheme/scheme.go:33"'
 
 
-def _check_type_and_kind(config):
+def _check_type_and_kind(config: Mapping[str, Any]) -> None:
     problems = []
     for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
         if key in config and config[key] != expected:
@@ -112,7 +115,7 @@ def _check_type_and_kind(config):
         raise KubeletConfigError(problems)
 
 
-def _check_unknown_fields(config):
+def _check_unknown_fields(config: Mapping[str, Any]) -> None:
     problems = []
     for name in config:
         if name in KUBELET_CONFIGURATION_FIELDS:
@@ -124,77 +127,89 @@ def _check_unknown_fields(config):
         raise KubeletConfigError(problems)
 
 
-def _parse_reserved_memory(config):  # noqa: C901 - validation_reserved_memory.go's checks, in its order
-    """reservedMemory items with the kubelet's configuration validation (validation_reserved_memory.go)."""
+def _parse_reserved_memory(config: Mapping[str, Any]) -> list[MemoryReservationEntry]:
+    """reservedMemory items with the kubelet's configuration validation (validation_reserved_memory.go), in its order."""
     items = config.get("reservedMemory")
     if items is None:
         return []
     if not isinstance(items, list):
         raise KubeletConfigError([f"reservedMemory: must be a list of {{numaNode, limits}}, got {type(items).__name__} {items!r}"])
-    problems = []
+    problems: list[str] = []
     entries = []
-    seen = set()
+    seen: set[tuple[int, object]] = set()
     for index, item in enumerate(items):
-        path = "reservedMemory[%d]" % index
-        if not isinstance(item, dict):
-            problems.append(f"{path}: must be a mapping {{numaNode: <id>, limits: {{memory: <quantity>}}}}, got {item!r}")
-            continue
-        unknown = sorted(set(item) - {"numaNode", "limits"}, key=str)
-        if unknown:
-            problems.append(f"{path}: unknown keys {unknown}; each item has only numaNode and limits")
-        numa_node = item.get("numaNode")
-        if isinstance(numa_node, bool) or not isinstance(numa_node, int) or not 0 <= numa_node <= _INT32_MAX:
-            problems.append(f"{path}.numaNode: {numa_node!r} must be a NUMA node id (a non-negative integer)")
-            continue
-        limits = item.get("limits")
-        if not isinstance(limits, dict) or not limits:
-            problems.append(f"{path}.limits: must be a non-empty mapping such as {{memory: 1Gi}}, got {limits!r}")
-            continue
-        parsed = {}
-        for resource_name, text in limits.items():
-            limit_path = f"{path}.limits.{resource_name}"
-            if not isinstance(resource_name, str) or not is_memory_type(resource_name):
-                problems.append(
-                    '%s: invalid configuration: the limit type "%s" for NUMA node %d is not supported, only [%s %s<HugePageSize>] is accepted'
-                    % (limit_path, resource_name, numa_node, MEMORY_TYPE, HUGEPAGES_PREFIX)
-                )
-            try:
-                quantity = parse_quantity(text, limit_path)
-            except KubeletConfigError as exc:
-                problems.extend(exc.problems)
-                continue
-            if quantity.is_zero():
-                problems.append(
-                    '%s: invalid configuration: reserved memory may not be zero for NUMA node %d and resource "%s"' % (limit_path, numa_node, resource_name)
-                )
-            elif quantity.sign() < 0:
-                # The kubelet does not check the sign; a negative limit wraps around when it converts to uint64.
-                problems.append(f"{limit_path}: {text} is negative; a reservation must be a positive amount of memory")
-            elif quantity.as_int64() is None:
-                problems.append(
-                    f"{limit_path}: {text}: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
-                    "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)"
-                )
-            if (numa_node, resource_name) in seen:
-                problems.append(
-                    '%s: invalid configuration: the reserved memory has a duplicate value for NUMA node %d and resource "%s"'
-                    % (limit_path, numa_node, resource_name)
-                )
-            seen.add((numa_node, resource_name))
-            if isinstance(resource_name, str) and resource_name.startswith(HUGEPAGES_PREFIX):
-                problems.append(
-                    '%s: hugepages cannot be reserved here: kubeReserved/systemReserved cannot hold hugepages (cannot reserve "%s" resource), '
-                    'so the kubelet compares this with 0 and refuses it (the total amount "%s" of type "%s" is not equal to the value "0" '
-                    "determined by Node Allocatable feature); reserve only memory" % (limit_path, resource_name, quantity, resource_name)
-                )
-            parsed[resource_name] = quantity
-        entries.append(MemoryReservationEntry(numa_node, parsed))
+        entry, item_problems = _reserved_memory_item(f"reservedMemory[{index}]", item, seen)
+        problems.extend(item_problems)
+        if entry is not None:
+            entries.append(entry)
     if problems:
         raise KubeletConfigError(problems)
     return entries
 
 
-def _check_memory_manager(config, entries, nodes, memory_capacity) -> Report:
+def _reserved_memory_item(path: str, item: object, seen: set[tuple[int, object]]) -> tuple[MemoryReservationEntry | None, list[str]]:
+    """One reservedMemory item: its entry (None when its numaNode or limits cannot be read) and its problems. seen holds
+    the (NUMA node, resource) pairs of the items before it, and gets this item's."""
+    if not isinstance(item, dict):
+        return None, [f"{path}: must be a mapping {{numaNode: <id>, limits: {{memory: <quantity>}}}}, got {item!r}"]
+    problems = []
+    unknown = sorted(set(item) - {"numaNode", "limits"}, key=str)
+    if unknown:
+        problems.append(f"{path}: unknown keys {unknown}; each item has only numaNode and limits")
+    numa_node = item.get("numaNode")
+    if isinstance(numa_node, bool) or not isinstance(numa_node, int) or not 0 <= numa_node <= _INT32_MAX:
+        return None, problems + [f"{path}.numaNode: {numa_node!r} must be a NUMA node id (a non-negative integer)"]
+    limits = item.get("limits")
+    if not isinstance(limits, dict) or not limits:
+        return None, problems + [f"{path}.limits: must be a non-empty mapping such as {{memory: 1Gi}}, got {limits!r}"]
+    parsed = {}
+    for resource_name, text in limits.items():
+        quantity, limit_problems = _reserved_limit(f"{path}.limits.{resource_name}", numa_node, resource_name, text, seen)
+        problems.extend(limit_problems)
+        if quantity is not None:
+            parsed[resource_name] = quantity
+    return MemoryReservationEntry(numa_node, parsed), problems
+
+
+def _reserved_limit(path: str, numa_node: int, resource_name: object, text: object, seen: set[tuple[int, object]]) -> tuple[Quantity | None, list[str]]:
+    """One limit of a reservedMemory item: its quantity (None when it does not parse) and its problems."""
+    problems = []
+    if not isinstance(resource_name, str) or not is_memory_type(resource_name):
+        problems.append(
+            '%s: invalid configuration: the limit type "%s" for NUMA node %d is not supported, only [%s %s<HugePageSize>] is accepted'
+            % (path, resource_name, numa_node, MEMORY_TYPE, HUGEPAGES_PREFIX)
+        )
+    try:
+        quantity: Quantity = parse_quantity(text, path)
+    except KubeletConfigError as exc:
+        return None, problems + exc.problems
+    if quantity.is_zero():
+        problems.append('%s: invalid configuration: reserved memory may not be zero for NUMA node %d and resource "%s"' % (path, numa_node, resource_name))
+    elif quantity.sign() < 0:
+        # The kubelet does not check the sign; a negative limit wraps around when it converts to uint64.
+        problems.append(f"{path}: {text} is negative; a reservation must be a positive amount of memory")
+    elif quantity.as_int64() is None:
+        problems.append(
+            f"{path}: {text}: could not covert a variable of type Quantity to int64 (the kubelet's text, sic; "
+            "write whole bytes or a unit that keeps the value an integer, e.g. 5220Mi)"
+        )
+    if (numa_node, resource_name) in seen:
+        problems.append(
+            '%s: invalid configuration: the reserved memory has a duplicate value for NUMA node %d and resource "%s"' % (path, numa_node, resource_name)
+        )
+    seen.add((numa_node, resource_name))
+    if isinstance(resource_name, str) and resource_name.startswith(HUGEPAGES_PREFIX):
+        problems.append(
+            '%s: hugepages cannot be reserved here: kubeReserved/systemReserved cannot hold hugepages (cannot reserve "%s" resource), '
+            'so the kubelet compares this with 0 and refuses it (the total amount "%s" of type "%s" is not equal to the value "0" '
+            "determined by Node Allocatable feature); reserve only memory" % (path, resource_name, quantity, resource_name)
+        )
+    return quantity, problems
+
+
+def _check_memory_manager(
+    config: Mapping[str, Any], entries: list[MemoryReservationEntry] | None, nodes: Sequence[NumaNode] | None, memory_capacity: int | None
+) -> Report:
     report = Report()
     policy = string_field(config, "memoryManagerPolicy") or MEMORY_MANAGER_NONE
     if policy == MEMORY_MANAGER_WINDOWS_ONLY:
@@ -223,10 +238,11 @@ def _check_memory_manager(config, entries, nodes, memory_capacity) -> Report:
         missing = sorted({entry.numa_node for entry in entries if entry.numa_node not in known})
         for numa_node in missing:
             report.errors.append("reservedMemory: the reserved memory configuration references a NUMA node %d that does not exist on this machine" % numa_node)
-        shares = {}
+        shares: dict[int, int] = {}
         for entry in entries:
-            if MEMORY_TYPE in entry.limits and entry.limits[MEMORY_TYPE].as_int64() is not None:
-                shares[entry.numa_node] = shares.get(entry.numa_node, 0) + entry.limits[MEMORY_TYPE].as_int64()
+            memory = entry.limits[MEMORY_TYPE].as_int64() if MEMORY_TYPE in entry.limits else None
+            if memory is not None:
+                shares[entry.numa_node] = shares.get(entry.numa_node, 0) + memory
         report.errors.extend(f"reservedMemory: {problem}" for problem in node_fit_problems(shares, nodes))
     reservation = report.collect(memory_reservation, config, memory_capacity)
     if reservation is not None:
@@ -234,10 +250,10 @@ def _check_memory_manager(config, entries, nodes, memory_capacity) -> Report:
     return report
 
 
-def _sum_problems(entries, reservation) -> list[str]:
+def _sum_problems(entries: list[MemoryReservationEntry], reservation: Reservation) -> list[str]:
     """memory_manager.go validateReservedMemory and policy_static.go NewPolicyStatic, every memory type."""
     problems = []
-    totals = {}
+    totals: dict[str, Quantity] = {}
     for entry in entries:
         for resource_name, quantity in entry.limits.items():
             # Go: q.Add(total), so the newest item's format leads, as in the kubelet's message.
@@ -260,7 +276,7 @@ def _sum_problems(entries, reservation) -> list[str]:
     return problems
 
 
-def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
+def checked_kubelet_version(kubelet_version: str | None) -> tuple[str, list[str]]:
     """The version whose rules judge a kubelet of kubelet_version, and the warning when they are not its own.
 
     kubelet_version: None (the project's kubelet, 1.36) or a Kubernetes version string ("1.33", "v1.32.5+rke2r1").
@@ -274,8 +290,9 @@ def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
         raise KubeletConfigError(
             [f'kubelet_version: {kubelet_version!r} is not a kubelet version such as "1.33" (a quoted string: YAML reads 1.30 as the number 1.3)']
         )
-    minor = int(re.match(r"v?1\.(\d+)", kubelet_version).group(1))
-    if version == f"1.{minor}":
+    match = re.match(r"v?1\.(\d+)", kubelet_version)
+    minor = int(match.group(1)) if match else None  # checked_minor read a version, so it matches
+    if match is None or version == f"1.{minor}":
         return version, []
     warning = (
         f"kubelet_version: {kubelet_version} is checked with the rules of kubelet {version} (numa.kubelet has exact rules for "
@@ -284,7 +301,7 @@ def checked_kubelet_version(kubelet_version) -> tuple[str, list[str]]:
     return version, [warning]
 
 
-def check_main_config_file(config, numa_nodes=None, memory_capacity=None, kubelet_version=None) -> Report:
+def check_main_config_file(config: object, numa_nodes: object = None, memory_capacity: int | None = None, kubelet_version: str | None = None) -> Report:
     """check_kubelet_config on what the kubelet holds when config is its main --config file: that kubelet version's
     defaults applied (_kubelet_defaults.apply_defaults), as the kubelet validates. Fields that do not decode are judged
     as written, since the defaults need them decoded; the kubelet refuses such a file before it validates anything else.
@@ -304,7 +321,7 @@ def check_main_config_file(config, numa_nodes=None, memory_capacity=None, kubele
     return check_kubelet_config(effective, numa_nodes, memory_capacity, kubelet_version, defaulted_by=kubelet_version)
 
 
-def _fields_of_the_version(config, kubelet_version) -> tuple[dict, list[str]]:
+def _fields_of_the_version(config: dict[str, Any], kubelet_version: str) -> tuple[dict[str, Any], list[str]]:
     """config without the fields kubelet_version does not know, which the kubelet drops at decoding whatever their
     value, and a warning naming each one."""
     unknown = fields_unknown_to(kubelet_version)
@@ -312,7 +329,9 @@ def _fields_of_the_version(config, kubelet_version) -> tuple[dict, list[str]]:
     return {name: value for name, value in config.items() if name not in unknown}, warnings
 
 
-def check_kubelet_config(config, numa_nodes=None, memory_capacity=None, kubelet_version=None, defaulted_by=None):
+def check_kubelet_config(
+    config: object, numa_nodes: object = None, memory_capacity: int | None = None, kubelet_version: str | None = None, defaulted_by: str | None = None
+) -> Report:
     """Every problem that would stop the kubelet (errors) or defeat NUMA alignment (warnings) in a main config file.
 
     numa_nodes (ids or numa.kubelet.numa_facts nodes) enables the NUMA-id, per-node fit and CPU checks;
