@@ -231,7 +231,7 @@ def test_a_node_outside_the_rollout_unavailable_already_counts_against_the_fleet
     fleet.reset()
     label_zones(fleet, ZONES)
     # A cordoned Node of zone-a that the inventory does not have (a worker of another pool): no node agent posts for
-    # it, so it stays as created, out of service for the whole rollout.
+    # it, so it stays as created (cordoned, no Ready condition), out of service for the whole rollout.
     outside = {
         "apiVersion": "v1",
         "kind": "Node",
@@ -246,7 +246,8 @@ def test_a_node_outside_the_rollout_unavailable_already_counts_against_the_fleet
         assert result.returncode != 0
         assert (
             "kubelet_numa_rollout_max_unavailable: 1 allows 1 unavailable node(s) in the fleet, and 1 already are "
-            "(outside-a: cordoned (not in the rollout)): rollout-n1, rollout-n2, rollout-n3 could never be rolled." in flat(result.stdout)
+            "(outside-a: Ready is not reported, cordoned (not in the rollout)): rollout-n1, rollout-n2, rollout-n3 could never be rolled."
+            in flat(result.stdout)
         ), flat(result.stdout)
         assert all(fleet.snapshot(host) == before[host] for host in HOSTS)
         # Budget 2, no canary: with outside-a counted, one host at a time (without it, rollout-n1 and rollout-n3 together).
@@ -260,7 +261,7 @@ def test_a_node_outside_the_rollout_unavailable_already_counts_against_the_fleet
             "batch 1: rollout-n1",
             "batch 2: rollout-n2",
             "batch 3: rollout-n3",
-            "outside-a: not in the rollout, unavailable (cordoned); counted against the budget of the fleet and of zone-a",
+            "outside-a: not in the rollout, unavailable (Ready is not reported, cordoned); counted against the budget of the fleet and of zone-a",
         ], result.stdout
         assert all(row_text(result.stdout, host).endswith("applied, uncordoned") for host in HOSTS), flat(result.stdout)
         # The API server's record: outside-a cordoned throughout, and with it never more than 2 unavailable.
