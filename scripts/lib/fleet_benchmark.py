@@ -303,12 +303,12 @@ def say(program, message):
     print("[%s %s] %s" % (program, time.strftime("%H:%M:%S"), message), flush=True)
 
 
-def timed(argv, log, env, preexec_fn=None):
+def timed(argv, log, env):
     """Run ARGV (from the checkout, so that its ansible.cfg applies) with its output in LOG; the seconds it took on a
     monotonic clock. A failure stops the benchmark with the end of LOG."""
     with open(log, "w", encoding="utf-8") as handle:
         started = time.monotonic()
-        returncode = subprocess.run(argv, stdout=handle, stderr=subprocess.STDOUT, env=env, cwd=REPO, check=False, preexec_fn=preexec_fn).returncode
+        returncode = subprocess.run(argv, stdout=handle, stderr=subprocess.STDOUT, env=env, cwd=REPO, check=False).returncode
         elapsed = time.monotonic() - started
     if returncode != 0:
         with open(log, encoding="utf-8", errors="replace") as handle:
@@ -407,10 +407,10 @@ class CpuAccounting:
         """ENV with the wrapper first on PATH (the environment of the timed runs)."""
         return env if not self.available else dict(env, PATH=self.path_dir + os.pathsep + env.get("PATH", os.defpath))
 
-    def join_controller(self):
-        """For subprocess's preexec_fn: the child joins the controller's cgroup before it runs anything."""
-        with open(os.path.join(self.groups["controller"], "cgroup.procs"), "w", encoding="utf-8") as handle:
-            handle.write(str(os.getpid()))
+    def in_controller(self, argv):
+        """ARGV started by a shell that first moves itself into the controller's cgroup (so that it runs there)."""
+        procs = os.path.join(self.groups["controller"], "cgroup.procs")
+        return ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', procs, *argv]
 
     def controller_seconds(self):
         return self._usage(self.groups["controller"]) if self.available else None
@@ -426,7 +426,7 @@ class CpuAccounting:
     def timed(self, argv, log, env):
         """timed(), and the controller's CPU seconds of the run."""
         before = self.controller_seconds()
-        wall = timed(argv, log, self.env(env), self.join_controller if self.available else None)
+        wall = timed(self.in_controller(argv) if self.available else argv, log, self.env(env))
         after = self.controller_seconds()
         return Run(wall, None if before is None else after - before)
 

@@ -120,6 +120,14 @@ def test_the_controller_cpu_is_its_cgroup_and_nsenter_joins_the_nodes_one(bench,
     wrapper = (work / "cpu-bin" / "nsenter").read_text(encoding="utf-8")
     assert wrapper == "#!/bin/sh\necho $$ > '%s/numa-kubelet-bench-42-nodes/cgroup.procs' || exit 125\nexec '/usr/bin/nsenter' \"$@\"\n" % cgroups.root
     assert cpu.env({"PATH": "/usr/bin"})["PATH"] == str(work / "cpu-bin") + os.pathsep + "/usr/bin"
+    assert cpu.in_controller(["ansible-playbook", "x.yml"]) == [
+        "/bin/sh",
+        "-c",
+        'echo $$ > "$0" && exec "$@"',
+        str(cgroups.root / "numa-kubelet-bench-42-controller" / "cgroup.procs"),
+        "ansible-playbook",
+        "x.yml",
+    ]
     cgroups.usage("numa-kubelet-bench-42-controller", 2_500_000_000)
     assert cpu.controller_seconds() == 2.5
     # The kernel's files go with the group; the fake's must go first.
