@@ -8,11 +8,28 @@ The platform modules say what marks them, what their plan reads and what only a 
 
 from __future__ import annotations
 
-from ._plan_inputs import PlanError, absolute_path
+from collections.abc import Collection, Iterable
+from typing import Any, TypedDict
+
+from ._plan_inputs import NodeFiles, PlanError, Variables, absolute_path
+from ._platform import Node
 from ._platforms import PLATFORM_NAMES, PLATFORMS, platform_named, units_of
 
 
-def detect_platform(existing):
+class Reads(TypedDict):
+    """What to read on a node for its plan: files and directories (paths_to_read)."""
+
+    files: list[str]
+    dirs: list[str]
+
+
+class PlatformReads(Reads):
+    """What to read on a node, and its platform (reads)."""
+
+    platform: str
+
+
+def detect_platform(existing: Collection[str]) -> str:
     """The platform from the paths that exist on the node (kubeadm, RKE2, nodeadm or k3s), or a PlanError."""
     found = {
         platform.name: [path for path in platform.markers if any(seen == path or seen.startswith(path + "/") for seen in existing)] for platform in PLATFORMS
@@ -35,27 +52,27 @@ def detect_platform(existing):
     )
 
 
-def detection_paths():
+def detection_paths() -> list[str]:
     """Every path detect_platform looks at."""
     return [path for platform in PLATFORMS for path in platform.markers]
 
 
-def paths_to_read(variables, platform, files=None):
+def paths_to_read(variables: Variables, platform: str, files: NodeFiles | None = None) -> Reads:
     """Files and directories the plan of this platform reads on the node: {"files": [...], "dirs": [...]}.
 
     With the files already read (kubeadm), the drop-in directory a --config-dir flag names is added.
     """
-    problems = []
+    problems: list[str] = []
     root_dir = absolute_path(variables, "kubelet_numa_kubelet_root_dir", problems)
     wanted, dirs = platform_named(platform).paths_to_read(variables, files, problems)
     if root_dir:
-        wanted += [root_dir + "/memory_manager_state", root_dir + "/cpu_manager_state"]
+        wanted = [*wanted, root_dir + "/memory_manager_state", root_dir + "/cpu_manager_state"]
     if problems:
         raise PlanError(problems)
     return {"files": [path for path in wanted if path], "dirs": [path for path in dirs if path]}
 
 
-def reads(variables, existing=None, files=None):
+def reads(variables: Variables | None, existing: Iterable[str] | None = None, files: NodeFiles | None = None) -> PlatformReads:
     """What to read on the host: {"platform": ..., "files": [...], "dirs": [...]}.
 
     existing: the detection paths that exist on the host (used when kubelet_numa_platform is unset);
@@ -67,10 +84,10 @@ def reads(variables, existing=None, files=None):
         platform = detect_platform(set(existing or ()))
     elif platform not in PLATFORM_NAMES:
         raise PlanError(["kubelet_numa_platform: %r is not one of %s" % (platform, ", ".join(PLATFORM_NAMES))])
-    return dict(paths_to_read(variables, platform, files), platform=platform)
+    return {**paths_to_read(variables, platform, files), "platform": platform}
 
 
-def units_to_guard(variables):
+def units_to_guard(variables: Variables | None) -> list[str]:
     """The systemd units a plan of this host may restart: kubelet_numa_platform's, or every platform's while the platform
     is still to be detected (or is not a platform's name, which reads() refuses). The role reads their state and their
     checkpoint guard's files before the plan names one."""
@@ -78,7 +95,13 @@ def units_to_guard(variables):
     return units_of(platform if platform in PLATFORM_NAMES else "")
 
 
-def discover(variables, node, also_read=(), also_units=(), lablabs=None):
+def discover(
+    variables: Variables | None,
+    node: Node,
+    also_read: Iterable[str] = (),
+    also_units: Iterable[str] = (),
+    lablabs: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Everything plan_host needs from one node, read through `node` in as few round trips as the platform allows.
 
     node answers read(paths, dirs, topology) like numa.kubelet.node_files ({"files", "existing", "attributes"}, and
@@ -98,6 +121,7 @@ def discover(variables, node, also_read=(), also_units=(), lablabs=None):
     given_files = variables.get("kubelet_numa_node_files") or {}
     wants_topology = not variables.get("kubelet_numa_topology")
     attributes, topology, read_existing, unit_states = {}, {}, [], {}
+    existing: list[str] | None
     if given_files:
         existing = list(given_files)
         todo = reads(variables, existing)

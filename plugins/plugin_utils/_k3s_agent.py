@@ -20,12 +20,14 @@ Only the program name differs (k3s `version.Program`: "k3s" or "rke2"): it names
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from ._config import API_VERSION, KIND
 from ._effective import parse_kubelet_flags
 from ._flags import flag_key
 from ._kubelet_fields import type_name
-from ._plan_inputs import KubeletLayers, absolute_path, dir_files, dropins_in, load_mapping
+from ._plan_inputs import Dropin, KubeletLayers, NodeFiles, Variables, absolute_path, dir_files, dropins_in, load_mapping
 
 # The oldest minor whose agent writes the kubelet's defaults as a drop-in (k3s#10433; docs/kubelet-facts.md section 4).
 DROPIN_MINOR = 32
@@ -37,11 +39,15 @@ CLI_CONFIG_DROPIN = "10-cli-config.conf"
 
 _VERSION = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")
 
+# A config.yaml or config.yaml.d file of the agent: (path, its mapping, or None when missing or unreadable).
+ConfigSource = tuple[str, dict[str, Any] | None]
 
-def paths_to_read(variables, program, problems, config_files=()):
+
+def paths_to_read(variables: Variables, program: str, problems: list[str], config_files: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """What the agent of PROGRAM (k3s, rke2) reads: config.yaml (and CONFIG_FILES beside it) and config.yaml.d in
     kubelet_numa_<program>_config_dir, and the kubelet's drop-in directory in kubelet_numa_<program>_data_dir."""
-    wanted, dirs = [], []
+    wanted: list[str] = []
+    dirs: list[str] = []
     config_dir = absolute_path(variables, f"kubelet_numa_{program}_config_dir", problems)
     data_dir = absolute_path(variables, f"kubelet_numa_{program}_data_dir", problems)
     if config_dir:
@@ -52,7 +58,7 @@ def paths_to_read(variables, program, problems, config_files=()):
     return wanted, dirs
 
 
-def version_minor(version, variable, example, problems):
+def version_minor(version: object, variable: str, example: str, problems: list[str]) -> int | None:
     """The Kubernetes minor of a k3s / RKE2 version string (v1.32.5+k3s1 -> 32), or None after adding a problem."""
     if version is not None and not isinstance(version, str):
         problems.append(f"{variable}: {version!r} ({type_name(version)}) is not {example}: write it as a quoted string (YAML reads 1.30 as the number 1.3)")
@@ -64,8 +70,8 @@ def version_minor(version, variable, example, problems):
     return int(match.group(2))
 
 
-def _config_items(data, path, problems):
-    result = {}
+def _config_items(data: dict[str, Any], path: str, problems: list[str]) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = {}
     for key in ("kubelet-arg", "kubelet-arg+"):
         if key not in data:
             continue
@@ -78,9 +84,9 @@ def _config_items(data, path, problems):
     return result
 
 
-def config_kubelet_args(sources, problems):
+def config_kubelet_args(sources: list[ConfigSource], problems: list[str]) -> list[str]:
     """config.yaml then config.yaml.d/*.yaml: a later `kubelet-arg` replaces, `kubelet-arg+` appends."""
-    items = []
+    items: list[str] = []
     for path, data in sources:
         found = _config_items(data or {}, path, problems)
         if "kubelet-arg" in found:
@@ -89,10 +95,10 @@ def config_kubelet_args(sources, problems):
     return items
 
 
-def kubelet_argv(defaults, items):
+def kubelet_argv(defaults: Mapping[str, str], items: list[str]) -> list[str]:
     """k3s GetArgs: a user item replaces the agent's default of the same key; repeated items repeat; sorted by key."""
     initial = dict(defaults)
-    multi = {}
+    multi: dict[str, list[str]] = {}
     for item in items:
         key, found, value = item.lstrip("-").partition("=")
         if not found:
@@ -103,7 +109,7 @@ def kubelet_argv(defaults, items):
     return ["--%s=%s" % pair for pair in sorted(pairs, key=lambda pair: pair[0])]
 
 
-def default_args(minor, dropin_dir):
+def default_args(minor: int, dropin_dir: str) -> dict[str, str]:
     """The agent's own kubelet flags that matter to the reservation: --config-dir from 1.32, the eviction flags before."""
     if minor >= DROPIN_MINOR:
         return {"config-dir": dropin_dir}
@@ -113,7 +119,7 @@ def default_args(minor, dropin_dir):
     }
 
 
-def with_default_thresholds(settings, other_items):
+def with_default_thresholds(settings: Mapping[str, Any], other_items: list[str]) -> dict[str, Any]:
     """The agent's disk eviction thresholds kept where a flag would replace them (docs/kubelet-facts.md sections 2 and 4).
 
     Before 1.32 a kubelet-arg eviction-hard replaces the agent's own --eviction-hard; from 1.32 the flag replaces the map
@@ -143,7 +149,7 @@ class AgentInputs:
     are added to `problems`.
     """
 
-    def __init__(self, program, minor, config_dir, data_dir, files, problems):
+    def __init__(self, program: str, minor: int, config_dir: str, data_dir: str, files: NodeFiles, problems: list[str]) -> None:
         self.minor = minor
         self.files = files
         self.problems = problems
@@ -158,15 +164,15 @@ class AgentInputs:
         )
 
     @property
-    def uses_dropins(self):
+    def uses_dropins(self) -> bool:
         return self.minor >= DROPIN_MINOR
 
     @property
-    def current_sources(self):
+    def current_sources(self) -> list[ConfigSource]:
         """config.yaml and config.yaml.d's files as (path, mapping), in the order the agent reads them."""
         return [(self.config_path, self.config)] + self.fragments
 
-    def replacing_fragments(self, ours_fragment, product):
+    def replacing_fragments(self, ours_fragment: str, product: str) -> None:
         """A config.yaml.d file after ours with `kubelet-arg` (no '+') drops our items: one problem each."""
         for path, data in self.fragments:
             if path > ours_fragment and "kubelet-arg" in (data or {}):
@@ -175,7 +181,7 @@ class AgentInputs:
                     f"write it as kubelet-arg+ ({product} config.yaml.d rule)"
                 )
 
-    def dropins_with(self, replace=None):
+    def dropins_with(self, replace: Dropin | None = None) -> list[Dropin]:
         if not self.uses_dropins:
             return []
         dropins = dropins_in(self.files, self.dropin_dir, self.problems, replace=replace)
@@ -184,7 +190,7 @@ class AgentInputs:
             dropins = sorted(dropins + [self.defaults_dropin], key=lambda item: item[0])
         return dropins
 
-    def layers_from(self, sources, replace=None, ours=None):
+    def layers_from(self, sources: list[ConfigSource], replace: Dropin | None = None, ours: Literal["dropin", "main", "flags"] | None = None) -> KubeletLayers:
         """The kubelet the agent runs from these config.yaml sources (startKubelet: extractConfigArgs, then GetArgs).
 
         replace: (path, document) of our drop-in or main file; ours: "dropin", "main", "flags" or None (before).
@@ -196,10 +202,10 @@ class AgentInputs:
         if self.uses_dropins:
             # From 1.32 a config= file is copied into the drop-in directory as 10-cli-config.conf, never loaded as --config.
             dropins = self.dropins_with(replace)
-            position = [path for path, _document in dropins].index(replace[0]) if ours == "dropin" else None
+            position = [path for path, _document in dropins].index(replace[0]) if ours == "dropin" and replace is not None else None
             return KubeletLayers(None, None, dropins, argv, ours=None if ours is None else ("dropin" if ours == "dropin" else "flags", position))
         if named:
             path = named[-1].partition("=")[2]
-            main = replace[1] if ours == "main" else load_mapping(path, self.files.get(path), self.problems) or {}
+            main = replace[1] if ours == "main" and replace is not None else load_mapping(path, self.files.get(path), self.problems) or {}
             return KubeletLayers(path, main, [], argv, ours=None if ours is None else (ours, None))
         return KubeletLayers(None, None, [], argv, ours=None if ours is None else ("flags", None))

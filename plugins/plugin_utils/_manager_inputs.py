@@ -11,6 +11,8 @@ from __future__ import annotations
 import decimal
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..module_utils._kubelet_checkpoint import checkpoint_problems
 from ._allocatable import memory_reservation
@@ -19,20 +21,20 @@ from ._kubelet_fields import type_name
 from ._quantity import Quantity
 
 
-def _memory_key(config, capacity):
+def _memory_key(config: Mapping[str, Any], capacity: int | str | None) -> tuple[Any, ...]:
     policy = config.get("memoryManagerPolicy") or "None"
     if policy != MEMORY_MANAGER_STATIC:
         return (policy,)
-    shares = {}
+    shares: dict[tuple[Any, Any], decimal.Decimal] = {}
     for item in config.get("reservedMemory") or []:
         for resource, text in (item.get("limits") or {}).items():
             shares[(item.get("numaNode"), resource)] = Quantity.parse(str(text)).exact
     return (policy, tuple(sorted(shares.items(), key=str)), memory_reservation(config, capacity).total.exact)
 
 
-def _cpu_key(config):
+def _cpu_key(config: Mapping[str, Any]) -> tuple[Any, ...]:
     policy = config.get("cpuManagerPolicy") or "none"
-    reserved = []
+    reserved: list[decimal.Decimal | None] = []
     for field_name in ("kubeReserved", "systemReserved"):
         cpu = reserved_resource_list(config, field_name).get("cpu")
         reserved.append(None if cpu is None else cpu.exact)
@@ -44,7 +46,7 @@ def _cpu_key(config):
     )
 
 
-def manager_changes(before, after, capacity):
+def manager_changes(before: Mapping[str, Any], after: Mapping[str, Any], capacity: int | str | None) -> tuple[bool, bool]:
     """(memory manager inputs changed, CPU manager inputs changed); a current config we cannot read counts as changed."""
     try:
         memory = _memory_key(before, capacity) != _memory_key(after, capacity)
@@ -57,7 +59,7 @@ def manager_changes(before, after, capacity):
     return memory, cpu
 
 
-def manager_inputs_digest(config, capacity):
+def manager_inputs_digest(config: Mapping[str, Any], capacity: int | str | None) -> str | None:
     """A digest of the memory and CPU manager inputs of an effective config (what manager_changes compares).
 
     The kubelet's unit compares the digest of the config on disk with the one it last started with, and removes the
@@ -69,7 +71,7 @@ def manager_inputs_digest(config, capacity):
     except (KubeletConfigError, ValueError, TypeError, AttributeError):
         return None
 
-    def exact(value):
+    def exact(value: object) -> str:
         # Equal quantities spelled differently (1Gi, 1073741824) are one value; normalize() keeps it exact at int64 sizes.
         if isinstance(value, decimal.Decimal):
             return f"{value.normalize()}"
@@ -79,19 +81,20 @@ def manager_inputs_digest(config, capacity):
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def expected_state(reserved):
+def expected_state(reserved: Iterable[Mapping[str, Any]]) -> dict[str, int | None]:
     """What memory_manager_state must say after a good start: the policy and systemReserved bytes per NUMA node."""
-    shares = {}
+    shares: dict[str, int | None] = {}
     for item in reserved:
         shares[str(item["numaNode"])] = Quantity.parse(str(item["limits"]["memory"])).as_int64()
     return shares
 
 
-def manager_summary(config, capacity):
+def manager_summary(config: Mapping[str, Any], capacity: int | str | None) -> str:
     """The memory manager inputs of a config in words, for a message."""
     policy = config.get("memoryManagerPolicy") or "None"
     if policy != MEMORY_MANAGER_STATIC:
         return "memoryManagerPolicy %s" % policy
+    total: Quantity | str
     try:
         total = memory_reservation(config, capacity).total
     except (KubeletConfigError, ValueError, TypeError, AttributeError):
@@ -99,7 +102,7 @@ def manager_summary(config, capacity):
     return "memoryManagerPolicy Static, %s reserved for memory, reservedMemory %s" % (total, json.dumps(config.get("reservedMemory") or []))
 
 
-def state_problems(state_text, expected):
+def state_problems(state_text: str | None, expected: object) -> list[str]:
     """How a memory_manager_state checkpoint differs from the plan's expected_state; [] when it matches.
 
     The arguments are checked here, for the filter and the rollout; the comparison is the restart module's own

@@ -13,6 +13,10 @@ templates and hands the texts to role_writes(), which decides all of it once; th
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypedDict
+
+from ._plan_inputs import NodeFiles
 
 # Where the checkpoint guard keeps its state; each path is the unit's own (several units may be guarded on one node).
 GUARD_INPUTS_DIR = "/etc/numa-kubelet"
@@ -30,13 +34,54 @@ INPUTS_TEMPLATE = "manager-inputs.j2"
 HEAL_TEMPLATE = "numa-kubelet-heal"
 
 
-def systemd_dropin_dir(unit):
+class GuardPaths(TypedDict):
+    dropin: str
+    inputs: str
+    started: str
+    marker: str
+    heal: str
+    healed: str
+
+
+class _WriteBase(TypedDict):
+    path: str
+    mode: str
+    content: str
+
+
+class Write(_WriteBase, total=False):
+    """A file for numa.kubelet.restart_kubelet to write; only_if_absent: written only where it is missing."""
+
+    only_if_absent: bool
+
+
+class GuardWrites(TypedDict):
+    directories: list[str]
+    writes: list[Write]
+    seed_started: bool
+    reset_marker: bool
+
+
+class RoleWrites(TypedDict):
+    """role_writes' answer (its docstring says what each part is)."""
+
+    directories: list[str]
+    writes: list[Write]
+    guard: GuardWrites
+    pending_directories: list[str]
+    pending_writes: list[str]
+    pending: bool
+    heal_exclude: list[str]
+    healed: str
+
+
+def systemd_dropin_dir(unit: str) -> str:
     """The directory of the drop-ins an administrator adds to a unit (systemd.unit(5), "Description":
     https://www.freedesktop.org/software/systemd/man/latest/systemd.unit.html)."""
     return f"/etc/systemd/system/{unit}.d"
 
 
-def guard_paths(unit):
+def guard_paths(unit: str) -> GuardPaths:
     """The checkpoint guard's files for one unit: its drop-in, the digest of the manager inputs on disk, the digest the
     drop-in's ExecStartPre copies at each start, this boot's reset marker (under /run, gone at each boot), the self-heal's
     program (its drop-in's ExecStopPost) and the record the heal leaves."""
@@ -50,7 +95,7 @@ def guard_paths(unit):
     }
 
 
-def guard_state_paths(units):
+def guard_state_paths(units: Iterable[str]) -> list[str]:
     """What discovery reads besides the kubelet's files, so that role_writes() can compare: the guard's directories and,
     for every unit a plan may name, its guard files (the plan names the unit only after the read)."""
     paths = [RESET_MARKER_DIR, GUARD_INPUTS_DIR, GUARD_STARTED_DIR]
@@ -60,7 +105,14 @@ def guard_state_paths(units):
     return paths + [guard_paths("")["heal"]]
 
 
-def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
+def role_writes(
+    plan: Mapping[str, Any],
+    files: NodeFiles,
+    attributes: Mapping[str, Mapping[str, str]],
+    reboot_reset: bool,
+    check_mode: bool,
+    render: Callable[[str, dict[str, Any]], str],
+) -> RoleWrites:
     """Everything the role writes for `plan` and what of it is pending.
 
     files: {path: text or None} and attributes: {path: {mode, owner, group}} as discovery read them (attributes are
@@ -86,7 +138,7 @@ def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
     # restarts nothing, so there the marker shows as a write.
     reset_marker = reboot_reset and guard["marker"] not in attributes and (plan["restart"] != "reset" or check_mode)
     guard_directories = [systemd_dropin_dir(plan["unit"]), GUARD_INPUTS_DIR] + ([GUARD_STARTED_DIR] if seed_started else [])
-    guard_writes = [
+    guard_writes: list[Write] = [
         {"path": guard["dropin"], "mode": GUARD_FILE_MODE, "content": render(DROPIN_TEMPLATE, {"kubelet_numa_plan": plan, "guard": guard})},
         {"path": guard["inputs"], "mode": GUARD_FILE_MODE, "content": render(INPUTS_TEMPLATE, {"digest": digests["planned"]})},
         {"path": guard["heal"], "mode": GUARD_FILE_MODE, "content": render(HEAL_TEMPLATE, {})},
@@ -96,7 +148,7 @@ def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
             {"path": guard["started"], "mode": GUARD_FILE_MODE, "only_if_absent": True, "content": render(INPUTS_TEMPLATE, {"digest": digests["current"]})}
         )
     directories = list(plan["directories"]) + guard_directories + ([RESET_MARKER_DIR] if reset_marker else [])
-    writes = [
+    writes: list[Write] = [
         {
             "path": entry["path"],
             "mode": entry["mode"],
@@ -121,7 +173,7 @@ def role_writes(plan, files, attributes, reboot_reset, check_mode, render):
     }
 
 
-def heal_report(unit, record_text):
+def heal_report(unit: str, record_text: str | None) -> str:
     """One sentence on the self-heal the node recorded (/var/lib/numa-kubelet/UNIT.healed.json, written by the role's
     numa-kubelet-heal), or '' when there is none. The record stays until the collection's next change settles."""
     if not record_text:
@@ -141,7 +193,7 @@ def heal_report(unit, record_text):
     )
 
 
-def _differs(write, files, attributes):
+def _differs(write: Write, files: NodeFiles, attributes: Mapping[str, Mapping[str, str]]) -> bool:
     """A file is written when it is missing; one kept only where missing stops there; any other when its text, mode,
     owner or group differ."""
     if write["path"] not in attributes:

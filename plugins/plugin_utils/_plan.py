@@ -15,6 +15,7 @@ the user's fragment alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,13 +24,14 @@ from ._discovery import paths_to_read
 from ._effective import parse_kubelet_flags
 from ._kubelet_fields import as_kubelet_decodes, field_type_problems, type_name
 from ._manager_inputs import expected_state, manager_changes, manager_inputs_digest, state_problems
-from ._plan_inputs import PlanError, absolute_path, file_name, node_files, topology_from
+from ._plan_inputs import KubeletLayers, NodeFiles, PlanError, Variables, absolute_path, file_name, node_files, topology_from
+from ._platform import FileEntry, Layout
 from ._platforms import PLATFORM_NAMES, platform_named
 from ._split import SPLIT_STRATEGIES, reserved_memory
 from ._validation import check_kubelet_config, checked_kubelet_version
 
 
-def _platform(variables, facts, problems):
+def _platform(variables: Variables, facts: dict[str, Any], problems: list[str]) -> str | None:
     platform = variables.get("kubelet_numa_platform") or facts.get("platform")
     if platform not in PLATFORM_NAMES:
         problems.append("kubelet_numa_platform: %r is not one of %s%s" % (platform, ", ".join(PLATFORM_NAMES), lookalike_hint(platform)))
@@ -37,7 +39,7 @@ def _platform(variables, facts, problems):
     return platform
 
 
-def _intent(variables, problems):
+def _intent(variables: Variables, problems: list[str]) -> dict[str, Any] | None:
     intent = variables.get("kubelet_numa_config")
     if intent is None:
         intent = {}
@@ -61,7 +63,7 @@ def _intent(variables, problems):
     return {key: value for key, value in intent.items() if key not in ("apiVersion", "kind")}
 
 
-def _kubelet_version(variables, problems):
+def _kubelet_version(variables: Variables, problems: list[str]) -> str | None:
     """kubelet_numa_kubelet_version when set (validated here, so the problem names the variable), else None."""
     version = variables.get("kubelet_numa_kubelet_version") or None
     try:
@@ -72,7 +74,7 @@ def _kubelet_version(variables, problems):
     return version
 
 
-def _split(variables, problems):
+def _split(variables: Variables, problems: list[str]) -> str | dict[Any, Any] | None:
     # No default here: the role's defaults are the only ones (even); a caller of the filter passes the variable.
     split = variables.get("kubelet_numa_reserved_memory_split")
     if isinstance(split, dict) or split in SPLIT_STRATEGIES:
@@ -81,12 +83,12 @@ def _split(variables, problems):
     return None
 
 
-def _overrides_of_ours(layers, ours_fields, problems):
+def _overrides_of_ours(layers: KubeletLayers, ours_fields: Set[str], problems: list[str]) -> None:
     """A later drop-in or a flag that sets a field we write silently wins over us: refuse, naming it."""
     if layers.ours is None:
         return
     kind, position = layers.ours
-    later_dropins = layers.dropins[position + 1 :] if kind == "dropin" else []
+    later_dropins = layers.dropins[position + 1 :] if kind == "dropin" and position is not None else []
     for path, document in later_dropins:
         for name in sorted(set(document) & set(ours_fields)):
             problems.append(
@@ -102,7 +104,7 @@ def _overrides_of_ours(layers, ours_fields, problems):
                 )
 
 
-def plan_host(variables, facts):
+def plan_host(variables: Variables | None, facts: dict[str, Any] | None) -> dict[str, Any]:
     """Plan one host. variables: the kubelet_numa_* variables; facts: discovered topology, files, versions.
 
     facts keys: numa_nodes and numa_memory_capacity_bytes (unless kubelet_numa_topology is set), files
@@ -117,7 +119,7 @@ def plan_host(variables, facts):
                     % (name, "the host's kubelet_numa_* variables" if name == "variables" else "what discovery read", type_name(value), value)
                 ]
             )
-    problems = []
+    problems: list[str] = []
     variables = dict(variables or {})
     facts = dict(facts or {})
     platform = _platform(variables, facts, problems)
@@ -126,17 +128,19 @@ def plan_host(variables, facts):
     root_dir = absolute_path(variables, "kubelet_numa_kubelet_root_dir", problems)
     dropin_name = file_name(variables, "kubelet_numa_dropin_name", problems)
     kubelet_version = _kubelet_version(variables, problems)
+    nodes: list[dict[str, Any]] | None = None
+    capacity: int | None = None
     try:
         nodes, capacity = topology_from(variables, facts)
     except KubeletConfigError as exc:
         problems.extend(exc.problems)
-        nodes = capacity = None
-    if problems:
+    # Each reader returns None only after adding a problem.
+    if problems or platform is None or intent is None or split is None or root_dir is None or dropin_name is None or nodes is None or capacity is None:
         raise PlanError(problems)
     paths_to_read(variables, platform)  # validates the platform's path variables
     files = node_files(facts.get("files"))
     layout = platform_named(platform).layout(variables, facts, files, intent, dropin_name, nodes, problems)
-    if problems:
+    if problems or layout is None:
         raise PlanError(problems)
     # The kubelet's version the user gives wins over the platform's (RKE2's and k3s's releases tell theirs).
     host = _Host(platform, intent, split, root_dir, kubelet_version or layout.kubelet_version, nodes, capacity, files, facts.get("directories") or [])
@@ -152,7 +156,7 @@ def plan_host(variables, facts):
     return plan
 
 
-def _compute(layers_for, host: _Host, problems):
+def _compute(layers_for: Callable[[dict[str, Any]], KubeletLayers], host: _Host, problems: list[str]) -> tuple[dict[str, Any], KubeletLayers | None]:
     """Reservation on the effective config with our settings (reservedMemory left to the kubelet's default first)."""
     settings = dict(host.intent)
     effective = layers_for(settings).effective()
@@ -166,9 +170,9 @@ def _compute(layers_for, host: _Host, problems):
     return settings, layers
 
 
-def _write_conflicts(plan, files, node_directories):
+def _write_conflicts(plan: dict[str, Any], files: NodeFiles, node_directories: list[str]) -> list[str]:
     """Each file the plan writes is one file: not twice, not a directory on the node nor the directory of another."""
-    problems = []
+    problems: list[str] = []
     paths = [entry["path"] for entry in plan["files"]]
     directories = set(plan.get("directories") or []) | set(node_directories)
     directories |= {path.rsplit("/", 1)[0] for path in files if "/" in path.strip("/")}
@@ -186,16 +190,16 @@ class _Host:
 
     platform: str
     intent: dict[str, Any]
-    split: Any
+    split: str | dict[Any, Any]
     root_dir: str
     kubelet_version: str | None
     nodes: list[dict[str, Any]]
-    capacity: Any
+    capacity: int
     files: dict[str, str | None]
     node_directories: list[str]
 
 
-def _restart_kind(before, effective, capacity, state_text, expected):
+def _restart_kind(before: dict[str, Any], effective: dict[str, Any], capacity: int, state_text: str | None, expected: dict[str, Any]) -> tuple[str, bool]:
     """(restart, reset_cpu_manager_state): "reset" when the memory or CPU manager's inputs changed or the live
     memory_manager_state is not what the plan expects, "restart" when anything else changed, else "none"."""
     memory_changed, cpu_changed = manager_changes(before, effective, capacity)
@@ -206,7 +210,7 @@ def _restart_kind(before, effective, capacity, state_text, expected):
     return ("restart" if before != effective else "none"), False
 
 
-def _finish(layout, host: _Host, problems: list[str]):
+def _finish(layout: Layout, host: _Host, problems: list[str]) -> dict[str, Any]:
     settings, layers = _compute(layout.layers_for, host, problems)
     if layers is None:
         raise PlanError(problems)
@@ -228,7 +232,7 @@ def _finish(layout, host: _Host, problems: list[str]):
     if restart_held:
         restart = "none"
     warnings += hand_over_warnings
-    plan = {"unit": layout.unit, "apply_unit": layout.apply_unit, "files": layout.files, "directories": layout.directories}
+    plan: dict[str, Any] = {"unit": layout.unit, "apply_unit": layout.apply_unit, "files": layout.files, "directories": layout.directories}
     if layout.warnings is not None:
         plan["warnings"] = warnings
     if layout.report_key is not None:
@@ -253,12 +257,12 @@ def _finish(layout, host: _Host, problems: list[str]):
     problems.extend(_write_conflicts(plan, host.files, host.node_directories))
     if problems:
         raise PlanError(problems)
-    if layout.report_for is not None:
+    if layout.report_for is not None and layout.report_key is not None:
         plan[layout.report_key].update(layout.report_for(settings, handed_over))
     return plan
 
 
-def _health_url(config):
+def _health_url(config: dict[str, Any]) -> str | None:
     port = config.get("healthzPort")
     if not port:
         return None
@@ -269,8 +273,8 @@ def _health_url(config):
     return "http://%s:%d/healthz" % (host, port)
 
 
-def _file_entry(entry, settings, files):
-    entry = dict(entry, previous=files.get(entry["path"]))
-    if "content_for" in entry:
-        entry["content"] = entry.pop("content_for")(settings)
-    return entry
+def _file_entry(entry: FileEntry, settings: dict[str, Any], files: NodeFiles) -> dict[str, Any]:
+    written: dict[str, Any] = dict(entry, previous=files.get(entry["path"]))
+    if "content_for" in written:
+        written["content"] = written.pop("content_for")(settings)
+    return written

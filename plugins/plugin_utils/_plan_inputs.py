@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Collection, Mapping
+from typing import Any, Literal, TypeGuard, cast
 
 import yaml
 
@@ -22,17 +24,26 @@ from ._split import numa_nodes_from
 _SAFE_PATH = re.compile(r"^/[A-Za-z0-9._/+@:=-]*$")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
+# The play's variables for one host (hostvars), as Ansible gives them to the plan.
+Variables = Mapping[str, Any]
+# The node's files: {absolute path: text, or None for a file that is missing}.
+NodeFiles = dict[str, str | None]
+# A KubeletConfiguration file read from the node or written by numa.kubelet: (path, document).
+Dropin = tuple[str, dict[str, Any]]
+# Which layer of a kubelet's inputs carries numa.kubelet's settings, and a drop-in's position among the drop-ins.
+OurLayer = tuple[Literal["dropin", "main", "flags"], int | None]
+
 
 class PlanError(KubeletConfigError):
     """One or more reasons a host cannot be planned; nothing may change on it."""
 
 
-def safe_path(value):
+def safe_path(value: object) -> TypeGuard[str]:
     """True for an absolute path of plain characters whose every part is a name: no '.', '..', '//', not '/' alone."""
     return isinstance(value, str) and bool(_SAFE_PATH.fullmatch(value)) and all(part not in ("", ".", "..") for part in value[1:].rstrip("/").split("/"))
 
 
-def absolute_path(variables, name, problems):
+def absolute_path(variables: Variables, name: str, problems: list[str]) -> str | None:
     """The variable `name` as a normalized absolute path, or None after adding why it is not a safe one to problems."""
     value = variables.get(name)
     if not safe_path(value):
@@ -41,7 +52,7 @@ def absolute_path(variables, name, problems):
     return posixpath.normpath(value)
 
 
-def file_name(variables, name, problems):
+def file_name(variables: Variables, name: str, problems: list[str]) -> str | None:
     """The variable `name` as a plain file name, or None after adding why it is not one to problems."""
     value = variables.get(name)
     if not isinstance(value, str) or not _SAFE_NAME.match(value):
@@ -50,7 +61,7 @@ def file_name(variables, name, problems):
     return value
 
 
-def topology_from(variables, facts):
+def topology_from(variables: Variables, facts: object) -> tuple[list[dict[str, Any]], int]:
     """The NUMA nodes and memory capacity: kubelet_numa_topology when set, else what numa_facts discovered."""
     given = variables.get("kubelet_numa_topology") or {}
     source = "kubelet_numa_topology" if given else "numa_facts"
@@ -78,10 +89,10 @@ def topology_from(variables, facts):
         numa_nodes_from(nodes)
     except KubeletConfigError as exc:
         raise PlanError(["%s: %s" % (source, problem) for problem in exc.problems]) from None
-    return nodes, capacity
+    return nodes, cast(int, capacity)  # a positive int: checked above
 
 
-def node_files(files):
+def node_files(files: object) -> NodeFiles:
     """The node's files {absolute path: text, or null when missing}, as numa.kubelet.node_files reads them or
     kubelet_numa_node_files gives them."""
     if files is None:
@@ -102,13 +113,13 @@ def node_files(files):
     return dict(files)
 
 
-def vcpu_count(nodes):
+def vcpu_count(nodes: list[dict[str, Any]]) -> int | None:
     """The number of CPUs the NUMA nodes list, or None when they list none."""
     cpus = [cpu for node in nodes for cpu in (node.get("cpus") or [])]
     return len(cpus) or None
 
 
-def parse_env_file(text):
+def parse_env_file(text: str | None) -> dict[str, str]:
     """A systemd EnvironmentFile: KEY=VALUE lines, '#' comments, optional single or double quotes around VALUE."""
     values = {}
     for line in (text or "").splitlines():
@@ -123,13 +134,13 @@ def parse_env_file(text):
     return values
 
 
-def env_words(text, names=None):
+def env_words(text: str | None, names: Collection[str] | None = None) -> list[str]:
     """The kubelet words an EnvironmentFile contributes; systemd splits an unbraced $VAR on whitespace."""
     values = parse_env_file(text)
     return [word for key, value in values.items() if names is None or key in names for word in value.split()]
 
 
-def load_mapping(path, text, problems):
+def load_mapping(path: str, text: str | None, problems: list[str]) -> dict[str, Any] | None:
     """A YAML/JSON file's mapping ({} when empty); None when the file is missing, or (with a problem added) not YAML or not a mapping."""
     if text is None:
         return None
@@ -144,7 +155,7 @@ def load_mapping(path, text, problems):
     return data or {}
 
 
-def load_kubelet_config(path, text, problems):
+def load_kubelet_config(path: str, text: str | None, problems: list[str]) -> dict[str, Any] | None:
     """A KubeletConfiguration file (main config or drop-in) read as the kubelet decodes it: its kind and field types."""
     data = load_mapping(path, text, problems)
     if data:
@@ -155,7 +166,7 @@ def load_kubelet_config(path, text, problems):
     return data
 
 
-def dir_files(files, directory, suffixes):
+def dir_files(files: NodeFiles, directory: str, suffixes: tuple[str, ...]) -> list[str]:
     """The files read directly in `directory` whose names end with one of `suffixes`, in lexical order."""
     prefix = directory.rstrip("/") + "/"
     return sorted(
@@ -163,7 +174,7 @@ def dir_files(files, directory, suffixes):
     )
 
 
-def dropin_document(settings):
+def dropin_document(settings: Mapping[str, Any]) -> dict[str, Any]:
     """A KubeletConfiguration document holding the settings (a drop-in, or the config lablabs.rke2 writes)."""
     return dict({"apiVersion": API_VERSION, "kind": KIND}, **settings)
 
@@ -171,17 +182,24 @@ def dropin_document(settings):
 class KubeletLayers:
     """The inputs of one kubelet: main file, drop-ins (path, document) in order, flags; with `ours` marking our layer."""
 
-    def __init__(self, main_path=None, main=None, dropins=None, flags=None, ours=None):
+    def __init__(
+        self,
+        main_path: str | None = None,
+        main: dict[str, Any] | None = None,
+        dropins: list[Dropin] | None = None,
+        flags: list[str] | None = None,
+        ours: OurLayer | None = None,
+    ) -> None:
         self.main_path, self.main = main_path, main
         self.dropins = list(dropins or [])
         self.flags = list(flags or [])
         self.ours = ours
 
-    def effective(self, kubelet_version: str | None = None) -> dict:
+    def effective(self, kubelet_version: str | None = None) -> dict[str, Any]:
         """The config this kubelet runs with, defaulted as kubelet_version (None: 1.36) defaults it."""
         return effective_kubelet_config(self.main, [document for _path, document in self.dropins], self.flags, kubelet_version)
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {
             "config": None if self.main_path is None else {"path": self.main_path, "content": self.main or {}},
             "dropins": [{"path": path, "content": document} for path, document in self.dropins],
@@ -189,7 +207,7 @@ class KubeletLayers:
         }
 
 
-def dropins_in(files, directory, problems, replace=None):
+def dropins_in(files: NodeFiles, directory: str, problems: list[str], replace: Dropin | None = None) -> list[Dropin]:
     """The .conf drop-ins of `directory` as (path, document) in lexical order; replace=(path, document) puts one in its place."""
     paths = dir_files(files, directory, (".conf",))
     documents = [(path, load_kubelet_config(path, files[path], problems) or {}) for path in paths]

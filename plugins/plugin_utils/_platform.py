@@ -9,12 +9,46 @@ Platform what marks it and what to read; the plan (_plan) asks it for a Layout o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypedDict
+
+from ._plan_inputs import KubeletLayers, NodeFiles, Variables
 
 # The kubelet's own systemd unit, as kubeadm's packages and the EKS AMIs (nodeadm) install it.
 KUBELET_UNIT = "kubelet.service"
+
+
+class Node(Protocol):
+    """What discovery asks of a node (plan_node's reader): files and topology through numa.kubelet's modules, the
+    RKE2 and k3s versions, a unit's UnitFileState (None when unknown), and the EC2 instance type and user data."""
+
+    def read(self, paths: list[str], dirs: list[str], topology: bool, units: Iterable[str] = ...) -> dict[str, Any]: ...
+
+    def topology(self) -> dict[str, Any]: ...
+
+    def rke2_version(self) -> str: ...
+
+    def k3s_version(self) -> str: ...
+
+    def unit_file_state(self, unit: str) -> str | None: ...
+
+    def instance_type(self) -> str: ...
+
+    def user_data(self) -> str: ...
+
+
+class _FileEntryBase(TypedDict):
+    path: str
+    mode: str
+
+
+class FileEntry(_FileEntryBase, total=False):
+    """A file numa.kubelet writes: its content rendered by `template` from content_for(settings), or `text` as is."""
+
+    template: str
+    content_for: Callable[[dict[str, Any]], dict[str, Any]]
+    text: str
 
 
 @dataclass(frozen=True)
@@ -32,10 +66,10 @@ class Platform:
     """
 
     name: str
-    markers: tuple
-    units: tuple
-    paths_to_read: Callable[[dict, dict | None, list], tuple]
-    discover: Callable[[dict, Any, dict, dict], dict]
+    markers: tuple[str, ...]
+    units: tuple[str, ...]
+    paths_to_read: Callable[[Variables, NodeFiles | None, list[str]], tuple[Sequence[str | None], Sequence[str | None]]]
+    discover: Callable[[Variables, Node, NodeFiles, dict[str, Any]], dict[str, Any]]
     layout: Callable[..., Layout | None]
 
 
@@ -59,13 +93,13 @@ class Layout:
 
     unit: str
     apply_unit: str | None
-    files: list
-    directories: list
-    before: Any
-    layers_for: Callable[[dict], Any]
-    warnings: list | None = None
+    files: list[FileEntry]
+    directories: list[str]
+    before: KubeletLayers
+    layers_for: Callable[[dict[str, Any]], KubeletLayers]
+    warnings: list[str] | None = None
     report_key: str | None = None
-    report: dict | None = None
-    hand_over: Callable[[dict, dict, dict, int], tuple] | None = None
-    report_for: Callable[[dict, dict | None], dict] | None = None
+    report: dict[str, Any] | None = None
+    hand_over: Callable[[dict[str, Any], dict[str, Any], dict[str, Any], int], tuple[dict[str, Any], bool, list[str]]] | None = None
+    report_for: Callable[[dict[str, Any], dict[str, Any] | None], dict[str, Any]] | None = None
     kubelet_version: str | None = None

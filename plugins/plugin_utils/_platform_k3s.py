@@ -17,20 +17,22 @@ Unlike RKE2 there is no lablabs.rke2 hand-over: numa.kubelet always writes its f
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._flags import kubelet_flags
 from ._k3s_agent import AgentInputs, paths_to_read, version_minor, with_default_thresholds
-from ._plan_inputs import dropin_document
-from ._platform import Layout, Platform
+from ._plan_inputs import KubeletLayers, NodeFiles, Variables, dropin_document
+from ._platform import FileEntry, Layout, Node, Platform
 
 # install.sh: a server is SYSTEM_NAME=k3s, any other command k3s-<command> (k3s-agent).
 K3S_UNITS = {"server": "k3s.service", "agent": "k3s-agent.service"}
 
 
-def _paths_to_read(variables, files, problems):
+def _paths_to_read(variables: Variables, files: NodeFiles | None, problems: list[str]) -> tuple[list[str], list[str]]:
     return paths_to_read(variables, "k3s", problems)
 
 
-def _discover(variables, node, files, lablabs):
+def _discover(variables: Variables, node: Node, files: NodeFiles, lablabs: dict[str, Any]) -> dict[str, Any]:
     facts = {}
     if not variables.get("kubelet_numa_k3s_version"):
         facts["k3s_version"] = node.k3s_version()
@@ -40,16 +42,20 @@ def _discover(variables, node, files, lablabs):
     return facts
 
 
-def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
+def _layout(
+    variables: Variables, facts: dict[str, Any], files: NodeFiles, intent: dict[str, Any], dropin_name: str, nodes: list[dict[str, Any]], problems: list[str]
+) -> Layout | None:
     version = variables.get("kubelet_numa_k3s_version") or facts.get("k3s_version")
     minor = version_minor(version, "kubelet_numa_k3s_version", "a k3s version such as v1.32.5+k3s1", problems)
     role = variables.get("kubelet_numa_k3s_role") or facts.get("k3s_role")
-    if role not in K3S_UNITS:
+    # A role that is not a string (a list or mapping in the variable) is refused like any other, not a TypeError.
+    unit = K3S_UNITS.get(role) if isinstance(role, str) else None
+    if unit is None:
         problems.append(
             f"kubelet_numa_k3s_role: {role!r} is not one of server, agent (the k3s service this node runs: k3s.service for a server, "
             "k3s-agent.service for an agent)"
         )
-    if problems:
+    if problems or minor is None or unit is None:
         return None
     agent = AgentInputs("k3s", minor, variables["kubelet_numa_k3s_config_dir"], variables["kubelet_numa_k3s_data_dir"], files, problems)
     ours_fragment = f"{agent.fragment_dir}/{dropin_name}.yaml"
@@ -59,10 +65,10 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     if problems:
         return None
 
-    def our_items(settings):
+    def our_items(settings: dict[str, Any]) -> list[str]:
         return [flag[2:] for flag in kubelet_flags(with_default_thresholds(settings, []))]
 
-    def layers_for(settings):
+    def layers_for(settings: dict[str, Any]) -> KubeletLayers:
         if agent.uses_dropins:
             return agent.layers_from(agent.current_sources, (ours_dropin, dropin_document(settings)), "dropin")
         sources = [source for source in agent.current_sources if source[0] != ours_fragment]
@@ -70,6 +76,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         sources.sort(key=lambda item: (item[0] != agent.config_path, item[0]))
         return agent.layers_from(sources, ours="flags")
 
+    entries: list[FileEntry]
     if agent.uses_dropins:
         entries = [{"path": ours_dropin, "template": "k3s.j2", "mode": "0644", "content_for": dropin_document}]
         directories = [agent.dropin_dir]
@@ -77,11 +84,11 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
         entries = [{"path": ours_fragment, "template": "k3s.j2", "mode": "0600", "content_for": lambda settings: {"kubelet-arg+": our_items(settings)}}]
         directories = [agent.fragment_dir]
 
-    def report_for(settings, _outputs):
+    def report_for(settings: dict[str, Any], _outputs: dict[str, Any] | None) -> dict[str, Any]:
         return {"kubelet_args": our_items(settings)}
 
     return Layout(
-        unit=K3S_UNITS[role],
+        unit=unit,
         apply_unit=None,
         files=entries,
         directories=directories,

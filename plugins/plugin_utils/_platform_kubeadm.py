@@ -9,12 +9,25 @@ passes $KUBELET_KUBEADM_ARGS then $KUBELET_EXTRA_ARGS) and is added to the latte
 
 from __future__ import annotations
 
-from ._effective import parse_kubelet_flags
-from ._plan_inputs import KubeletLayers, absolute_path, dropin_document, dropins_in, env_words, load_kubelet_config, parse_env_file, safe_path
-from ._platform import KUBELET_UNIT, Layout, Platform
+from typing import Any
+
+from ._effective import ParsedFlags, parse_kubelet_flags
+from ._plan_inputs import (
+    KubeletLayers,
+    NodeFiles,
+    Variables,
+    absolute_path,
+    dropin_document,
+    dropins_in,
+    env_words,
+    load_kubelet_config,
+    parse_env_file,
+    safe_path,
+)
+from ._platform import KUBELET_UNIT, FileEntry, Layout, Node, Platform
 
 
-def _paths_to_read(variables, files, problems):
+def _paths_to_read(variables: Variables, files: NodeFiles | None, problems: list[str]) -> tuple[list[str | None], list[str | None]]:
     wanted = [
         absolute_path(variables, "kubelet_numa_kubeadm_config_file", problems),
         absolute_path(variables, "kubelet_numa_kubeadm_flags_file", problems),
@@ -29,11 +42,11 @@ def _paths_to_read(variables, files, problems):
     return wanted, dirs
 
 
-def _discover(variables, node, files, lablabs):
+def _discover(variables: Variables, node: Node, files: NodeFiles, lablabs: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _kubeadm_layers(variables, files, problems):
+def _kubeadm_layers(variables: Variables, files: NodeFiles, problems: list[str]) -> tuple[dict[str, Any] | None, list[str], ParsedFlags, str, list[str]]:
     config_file = variables["kubelet_numa_kubeadm_config_file"]
     flags_file = variables["kubelet_numa_kubeadm_flags_file"]
     extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
@@ -50,7 +63,7 @@ def _kubeadm_layers(variables, files, problems):
     return main, flags, parsed, config_dir, extra_words
 
 
-def _env_file_with(text, name, words):
+def _env_file_with(text: str | None, name: str, words: list[str]) -> str:
     """The EnvironmentFile text with NAME set to the words; other lines kept as they are."""
     line = '%s="%s"' % (name, " ".join(words))
     lines = (text or "").splitlines()
@@ -63,7 +76,9 @@ def _env_file_with(text, name, words):
     return "\n".join(lines) + "\n"
 
 
-def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
+def _layout(
+    variables: Variables, facts: dict[str, Any], files: NodeFiles, intent: dict[str, Any], dropin_name: str, nodes: list[dict[str, Any]], problems: list[str]
+) -> Layout | None:
     main, flags, parsed, config_dir, extra_words = _kubeadm_layers(variables, files, problems)
     if problems:
         return None
@@ -84,12 +99,12 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     new_flags = flags + (["--config-dir=%s" % config_dir] if needs_flag else [])
     before_dropins = dropins_in(files, config_dir, problems) if parsed.config_dir else []
 
-    def layers_for(settings):
+    def layers_for(settings: dict[str, Any]) -> KubeletLayers:
         dropins = dropins_in(files, config_dir, problems, replace=(ours_path, dropin_document(settings)))
         position = [path for path, _document in dropins].index(ours_path)
         return KubeletLayers(main_path, main, dropins, new_flags, ours=("dropin", position))
 
-    entries = [{"path": ours_path, "template": "kubeadm.j2", "mode": "0644", "content_for": dropin_document}]
+    entries: list[FileEntry] = [{"path": ours_path, "template": "kubeadm.j2", "mode": "0644", "content_for": dropin_document}]
     inputs = {
         main_path: "kubelet_numa_kubeadm_config_file (the kubelet's main config)",
         variables["kubelet_numa_kubeadm_flags_file"]: "kubelet_numa_kubeadm_flags_file (kubeadm's flags)",

@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 import posixpath
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from ._config import API_VERSION, KIND, KubeletConfigError
 from ._eks import EksError, kube_reserved
@@ -19,8 +21,8 @@ from ._eks import max_pods as eks_max_pods
 from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
 from ._feature_gates import kubelet_minor
 from ._kubelet_fields import field_type_problems
-from ._plan_inputs import KubeletLayers, absolute_path, env_words, load_kubelet_config, vcpu_count
-from ._platform import KUBELET_UNIT, Layout, Platform
+from ._plan_inputs import KubeletLayers, NodeFiles, Variables, absolute_path, env_words, load_kubelet_config, vcpu_count
+from ._platform import KUBELET_UNIT, Layout, Node, Platform
 
 # nodeadm's base config.json as nodeadm writes it on a node of a current EKS version, less what only names the node
 # or the cluster (clusterDNS, providerID): defaultKubeletSubConfig, withVersionToggles (feature gate
@@ -30,7 +32,7 @@ from ._platform import KUBELET_UNIT, Layout, Platform
 # nodeadm/internal/kubelet/config.go at 01375496231add8265f3fb1bc6e1e90d083b980b:
 # https://github.com/awslabs/amazon-eks-ami/blob/01375496231add8265f3fb1bc6e1e90d083b980b/nodeadm/internal/kubelet/config.go
 NODEADM_EVICTION_HARD = {"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}
-NODEADM_BASE_CONFIG = {
+NODEADM_BASE_CONFIG: dict[str, Any] = {
     "address": "0.0.0.0",
     "authentication": {
         "anonymous": {"enabled": False},
@@ -66,7 +68,7 @@ NODEADM_BASE_CONFIG = {
 NODEADM_DROPIN = "40-nodeadm.conf"
 
 
-def nodeadm_base_feature_gates(kubelet_version=None):
+def nodeadm_base_feature_gates(kubelet_version: str | None = None) -> dict[str, bool]:
     """featureGates of nodeadm's base config for that kubelet (None: the newest): withVersionToggles adds
     DynamicResourceAllocation when semver.Compare(KubeletVersion, "v1.33.0") >= 0 ("EKS enables DRA on 1.33+")."""
     minor = kubelet_minor(kubelet_version)
@@ -82,7 +84,7 @@ def nodeadm_base_feature_gates(kubelet_version=None):
 _UNIT_NAME = re.compile(r"[A-Za-z0-9:_.@\\-]{1,255}")
 
 
-def _paths_to_read(variables, files, problems):
+def _paths_to_read(variables: Variables, files: NodeFiles | None, problems: list[str]) -> tuple[list[str | None], list[str | None]]:
     wanted = [
         absolute_path(variables, "kubelet_numa_nodeadm_kubelet_config", problems),
         absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems),
@@ -96,12 +98,12 @@ def _paths_to_read(variables, files, problems):
     return wanted, dirs
 
 
-def _discover(variables, node, files, lablabs):
+def _discover(variables: Variables, node: Node, files: NodeFiles, lablabs: dict[str, Any]) -> dict[str, Any]:
     facts = {}
     if (
         not variables.get("kubelet_numa_instance_type")
         and not variables.get("kubelet_numa_max_pods")
-        and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config")) is None
+        and files.get(variables.get("kubelet_numa_nodeadm_kubelet_config") or "") is None
     ):
         # Only when nothing else gives kubeReserved: the base config.json that nodeadm wrote holds it (_nodeadm_base).
         facts["instance_type"] = node.instance_type()
@@ -115,7 +117,7 @@ def _discover(variables, node, files, lablabs):
     return facts
 
 
-def _nodeadm_base(variables, facts, nodes, problems):
+def _nodeadm_base(variables: Variables, facts: dict[str, Any], nodes: list[dict[str, Any]], problems: list[str]) -> dict[str, Any] | None:
     instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
     max_pods = variables.get("kubelet_numa_max_pods") or None
     vcpus = vcpu_count(nodes)
@@ -141,11 +143,11 @@ def _nodeadm_base(variables, facts, nodes, problems):
     return dict(copy.deepcopy(NODEADM_BASE_CONFIG), apiVersion=API_VERSION, kind=KIND, maxPods=max_pods, kubeReserved=reserved, featureGates=gates)
 
 
-def _nodeconfig(settings):
+def _nodeconfig(settings: dict[str, Any]) -> dict[str, Any]:
     return {"apiVersion": NODECONFIG_API_VERSION, "kind": NODECONFIG_KIND, "spec": {"kubelet": {"config": settings}}}
 
 
-def _nodeadm_file_kubelet(path, text, problems):
+def _nodeadm_file_kubelet(path: str, text: str, problems: list[str]) -> dict[str, Any]:
     try:
         configs = [kubelet_config(document) for document in file_nodeconfigs(path, text)]
     except KubeletConfigError as exc:
@@ -156,9 +158,9 @@ def _nodeadm_file_kubelet(path, text, problems):
     return merge_kubelet_configs(configs)
 
 
-def _not_set_by(config, sources):
+def _not_set_by(config: dict[str, Any], sources: dict[str, Any]) -> dict[str, Any]:
     """The part of a merged kubelet config that `sources` (merged last) does not set, leaf by leaf."""
-    rest = {}
+    rest: dict[str, Any] = {}
     for key, value in config.items():
         if key not in sources:
             rest[key] = value
@@ -169,7 +171,9 @@ def _not_set_by(config, sources):
     return rest
 
 
-def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, problems):
+def _nodeadm_user_data(
+    variables: Variables, facts: dict[str, Any], files: NodeFiles, current_dropin: dict[str, Any], nodeadm_d_now: dict[str, Any], problems: list[str]
+) -> tuple[Sequence[dict[str, Any] | None], str | None]:
     """(user data kubelet configs in merge order, None standing for ours; what the plan assumed, or None when exact)."""
     if "nodeadm_user_data_parts" in facts:
         return list(facts["nodeadm_user_data_parts"]), None
@@ -211,7 +215,9 @@ def _nodeadm_user_data(variables, facts, files, current_dropin, nodeadm_d_now, p
     return [inferred] if inferred else [], assumption
 
 
-def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
+def _layout(
+    variables: Variables, facts: dict[str, Any], files: NodeFiles, intent: dict[str, Any], dropin_name: str, nodes: list[dict[str, Any]], problems: list[str]
+) -> Layout | None:
     base_path = variables["kubelet_numa_nodeadm_kubelet_config"]
     source_dir = variables["kubelet_numa_nodeadm_config_dir"]
     dropin_dir = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"]
@@ -234,7 +240,7 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     dropin_path = dropin_dir + "/" + NODEADM_DROPIN
     current_dropin = load_kubelet_config(dropin_path, files.get(dropin_path), problems) or {}
     # nodeadm.d as it is now (ours included as last written), and as it will be (ours in its lexical place).
-    on_disk = {path: _nodeadm_file_kubelet(path, files[path], problems) for path in config_files(files, source_dir)}
+    on_disk = {path: _nodeadm_file_kubelet(path, files[path] or "", problems) for path in config_files(files, source_dir)}
     user_data, assumption = _nodeadm_user_data(variables, facts, files, current_dropin, merge_kubelet_configs(on_disk.values()), problems)
     if problems:
         return None
@@ -247,15 +253,16 @@ def _layout(variables, facts, files, intent, dropin_name, nodes, problems):
     ours_at = next(index for index, (label, _config) in enumerate(sources) if label is None)
     if not ours_in_user_data:
         for path, config in sources[ours_at + 1 :]:
-            for name in sorted(set(config) & set(intent) | ({"reservedMemory"} & set(config))):
+            written = config or {}
+            for name in sorted(set(written) & set(intent) | ({"reservedMemory"} & set(written))):
                 problems.append(
                     f"{path} sets {name}, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
                     "order); move it into kubelet_numa_config or remove it"
                 )
 
-    def layers_for(settings):
+    def layers_for(settings: dict[str, Any]) -> KubeletLayers:
         # 40-nodeadm.conf as nodeadm rebuilds it at the next boot or nodeadm-run: the sources only, in order.
-        dropin = merge_kubelet_configs(settings if label is None else config for label, config in sources)
+        dropin = merge_kubelet_configs(settings if config is None else config for _label, config in sources)
         return KubeletLayers(base_path, base, [(dropin_path, dict(dropin, apiVersion=API_VERSION, kind=KIND))], flags, ours=("dropin", 0))
 
     before_dropins = [(dropin_path, current_dropin)] if current_dropin else []

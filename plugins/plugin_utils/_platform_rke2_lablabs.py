@@ -12,6 +12,7 @@ _platform_rke2 (which plans the kubelet RKE2 then runs).
 from __future__ import annotations
 
 import json
+from typing import Any, Literal, TypedDict
 
 import yaml
 
@@ -26,7 +27,25 @@ LABLABS_AGENTS_GROUP = "workers"
 LABLABS_KUBELET_CONFIG = "kubelet-config.yaml"
 
 
-def _sets_kubelet_arg(option):
+class LablabsInputs(TypedDict):
+    """What the lablabs.rke2 play will render for one host (lablabs_inputs), and how numa.kubelet's settings join it:
+    form "kubelet_config" (merged into rke2_kubelet_config), "kubelet_arg" (appended to rke2_kubelet_arg) or "options"
+    (a kubelet-arg line in rke2_server_options / rke2_agent_options)."""
+
+    servers_group: str
+    agents_group: str
+    in_servers_group: bool
+    in_agents_group: bool
+    kubelet_config_path: str
+    rke2_server_options: list[str | dict[str, Any]] | None
+    rke2_agent_options: list[str | dict[str, Any]] | None
+    kubelet_arg: list[str] | None
+    kubelet_config: dict[str, Any]
+    form: Literal["kubelet_config", "kubelet_arg", "options"]
+    kubelet_arg_with_config: list[str]
+
+
+def _sets_kubelet_arg(option: object) -> bool:
     """Whether one rke2_server_options / rke2_agent_options item renders a kubelet-arg key (copied verbatim, or key: value)."""
     data = option
     if isinstance(option, str):
@@ -37,21 +56,19 @@ def _sets_kubelet_arg(option):
     return isinstance(data, dict) and any(str(key).rstrip("+") == "kubelet-arg" for key in data)
 
 
-def lablabs_inputs(lablabs, config_dir, problems):
+def lablabs_inputs(lablabs: dict[str, Any], config_dir: str, problems: list[str]) -> LablabsInputs:
     """What the lablabs.rke2 play will render for this host, from its own variables as the planning play sees them."""
-    result = {
-        "servers_group": lablabs.get("servers_group") or LABLABS_SERVERS_GROUP,
-        "agents_group": lablabs.get("agents_group") or LABLABS_AGENTS_GROUP,
-        "in_servers_group": bool(lablabs.get("in_servers_group")),
-        "in_agents_group": bool(lablabs.get("in_agents_group")),
-        "kubelet_config_path": config_dir + "/" + LABLABS_KUBELET_CONFIG,
-    }
-    for name in ("rke2_server_options", "rke2_agent_options"):
+    servers_group = lablabs.get("servers_group") or LABLABS_SERVERS_GROUP
+    agents_group = lablabs.get("agents_group") or LABLABS_AGENTS_GROUP
+    in_group = {"rke2_server_options": bool(lablabs.get("in_servers_group")), "rke2_agent_options": bool(lablabs.get("in_agents_group"))}
+    kubelet_config_path = config_dir + "/" + LABLABS_KUBELET_CONFIG
+    options: dict[str, list[str | dict[str, Any]] | None] = {}
+    for name in in_group:
         value = lablabs.get(name)
         if value is not None and (not isinstance(value, list) or not all(isinstance(item, (str, dict)) for item in value)):
             problems.append(f"{name}: {value!r} must be a list of 'option: value' strings or mappings (lablabs.rke2)")
             value = None
-        result[name] = value
+        options[name] = value
     kubelet_arg = lablabs.get("rke2_kubelet_arg")
     if kubelet_arg is not None and (not isinstance(kubelet_arg, list) or not all(isinstance(item, str) for item in kubelet_arg)):
         problems.append(f"rke2_kubelet_arg: {kubelet_arg!r} must be a list of 'flag=value' strings (lablabs.rke2)")
@@ -60,58 +77,70 @@ def lablabs_inputs(lablabs, config_dir, problems):
     if not isinstance(kubelet_config, dict):
         problems.append(f"rke2_kubelet_config: {kubelet_config!r} must be a KubeletConfiguration mapping (lablabs.rke2)")
         kubelet_config = {}
-    result["kubelet_arg"], result["kubelet_config"] = kubelet_arg, kubelet_config
-    result["form"] = "kubelet_config" if kubelet_config else ("kubelet_arg" if kubelet_arg is not None else "options")
-    rendered = [name for name, group in (("rke2_server_options", "in_servers_group"), ("rke2_agent_options", "in_agents_group")) if result[group]]
+    form: Literal["kubelet_config", "kubelet_arg", "options"] = (
+        "kubelet_config" if kubelet_config else ("kubelet_arg" if kubelet_arg is not None else "options")
+    )
+    rendered = [name for name in in_group if in_group[name]]
     for name in rendered:
-        for index, option in enumerate(result[name] or []):
+        for index, option in enumerate(options[name] or []):
             if _sets_kubelet_arg(option):
                 problems.append(
                     "%s[%d] %r sets kubelet-arg: lablabs.rke2 would render it beside numa.kubelet's kubelet-arg and RKE2 keeps only "
                     "the later key, so one of them would be lost; move its items to rke2_kubelet_arg (numa.kubelet merges "
                     "them and plans on them) or into kubelet_numa_config" % (name, index, option)
                 )
-    if result["form"] == "options" and not rendered:
+    if form == "options" and not rendered:
         problems.append(
             "this host is in neither lablabs.rke2 group %r (rke2_servers_group_name) nor %r (rke2_agents_group_name): "
             "lablabs.rke2 renders rke2_server_options only for the first and rke2_agent_options only for the second, so "
-            "numa.kubelet's kubelet-arg would not reach config.yaml; add the host to its group" % (result["servers_group"], result["agents_group"])
+            "numa.kubelet's kubelet-arg would not reach config.yaml; add the host to its group" % (servers_group, agents_group)
         )
     items = list(kubelet_arg or [])
     for item in items:
         key = flag_key(item)
-        if key == "config-dir" or (key == "config" and result["form"] != "kubelet_config"):
+        if key == "config-dir" or (key == "config" and form != "kubelet_config"):
             problems.append(
                 "rke2_kubelet_arg item %r names kubelet config numa.kubelet cannot plan on; give the settings as "
-                "rke2_kubelet_config (lablabs.rke2 writes it to %s) and numa.kubelet merges its own into it" % (item, result["kubelet_config_path"])
+                "rke2_kubelet_config (lablabs.rke2 writes it to %s) and numa.kubelet merges its own into it" % (item, kubelet_config_path)
             )
-        elif key == "config" and item.partition("=")[2] != result["kubelet_config_path"]:
+        elif key == "config" and item.partition("=")[2] != kubelet_config_path:
             problems.append(
                 "rke2_kubelet_arg item %r: lablabs.rke2 writes rke2_kubelet_config to %s; name that file or leave the item "
-                "out (numa.kubelet adds it)" % (item, result["kubelet_config_path"])
+                "out (numa.kubelet adds it)" % (item, kubelet_config_path)
             )
-    if result["form"] == "kubelet_config" and not any(flag_key(item) == "config" for item in items):
-        items.append("--config=" + result["kubelet_config_path"])
-    result["kubelet_arg_with_config"] = items
-    return result
+    if form == "kubelet_config" and not any(flag_key(item) == "config" for item in items):
+        items.append("--config=" + kubelet_config_path)
+    return {
+        "servers_group": servers_group,
+        "agents_group": agents_group,
+        "in_servers_group": in_group["rke2_server_options"],
+        "in_agents_group": in_group["rke2_agent_options"],
+        "kubelet_config_path": kubelet_config_path,
+        "rke2_server_options": options["rke2_server_options"],
+        "rke2_agent_options": options["rke2_agent_options"],
+        "kubelet_arg": kubelet_arg,
+        "kubelet_config": kubelet_config,
+        "form": form,
+        "kubelet_arg_with_config": items,
+    }
 
 
-def _conflicting_items(user_items, ours):
+def _conflicting_items(user_items: list[str], ours: list[str]) -> list[tuple[str, str]]:
     """User kubelet-arg items that contradict ours: the same scalar or list flag, or the same key of a map flag."""
-    found = []
+    found: list[tuple[str, str]] = []
     for item in user_items:
         parsed = parse_kubelet_flags(["--" + item.lstrip("-")]).overrides
         for field_name, value, kind, _word in parsed:
             for our_field, our_value, _our_kind, our_word in parse_kubelet_flags(["--" + our for our in ours]).overrides:
                 if our_field != field_name:
                     continue
-                if kind.startswith("map") and isinstance(value, dict) and not set(value) & set(our_value):
+                if kind.startswith("map") and isinstance(value, dict) and isinstance(our_value, dict) and not set(value) & set(our_value):
                     continue  # repeated map flags add up (docs/kubelet-facts.md section 2): theirs and ours both apply
                 found.append((item, our_word[2:]))
     return found
 
 
-def lablabs_kubelet_config(lablabs, settings, problems):
+def lablabs_kubelet_config(lablabs: LablabsInputs, settings: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     """The user's rke2_kubelet_config with numa.kubelet's settings merged in; a field both set differently is refused."""
     user = lablabs["kubelet_config"]
     for name, value in settings.items():
@@ -129,13 +158,13 @@ def lablabs_kubelet_config(lablabs, settings, problems):
     return dropin_document(document)
 
 
-def lablabs_outputs(lablabs, settings, ours, problems):
+def lablabs_outputs(lablabs: LablabsInputs, settings: dict[str, Any], ours: list[str], problems: list[str]) -> dict[str, Any]:
     """lablabs.rke2's variables for this host: the user's own values with numa.kubelet's merged in, for one wiring."""
     line = f"kubelet-arg: {json.dumps(ours)}"
     server = list(lablabs["rke2_server_options"] or [])
     agent = list(lablabs["rke2_agent_options"] or [])
-    outputs = {"form": lablabs["form"], "rke2_kubelet_config": lablabs["kubelet_config"]}
-    user_items = lablabs["kubelet_arg"]
+    outputs: dict[str, Any] = {"form": lablabs["form"], "rke2_kubelet_config": lablabs["kubelet_config"]}
+    user_items = lablabs["kubelet_arg"] or []
     if lablabs["form"] == "options":
         if lablabs["in_servers_group"]:
             server.append(line)
@@ -157,7 +186,16 @@ def lablabs_outputs(lablabs, settings, ours, problems):
     return outputs
 
 
-def lablabs_hand_over(lablabs, settings, ours, config_path, before, effective, capacity, problems):
+def lablabs_hand_over(
+    lablabs: LablabsInputs,
+    settings: dict[str, Any],
+    ours: list[str],
+    config_path: str,
+    before: dict[str, Any],
+    effective: dict[str, Any],
+    capacity: int,
+    problems: list[str],
+) -> tuple[dict[str, Any], bool, list[str]]:
     """(lablabs.rke2's variables for this host, whether the restart waits for lablabs.rke2, warnings).
 
     lablabs.rke2 owns config.yaml: restarting RKE2 before config.yaml carries our settings would check an old config,

@@ -21,6 +21,8 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Iterable, Sequence
+from typing import Literal, TypedDict
 
 MANIFEST = ".numa-kubelet-render.json"
 _NAME_MAX = 255
@@ -32,7 +34,16 @@ class RenderPathError(Exception):
     """A path numa.kubelet.render refuses to write or remove; nothing was changed."""
 
 
-def host_name_problem(host):
+class Manifest(TypedDict):
+    """What a render wrote for a host (MANIFEST): {relative path: sha256 of its content}, the directories it made, and
+    whether it made the host's directory."""
+
+    files: dict[str, str]
+    dirs: list[str]
+    host_dir_created: bool
+
+
+def host_name_problem(host: object) -> str | None:
     """Why a host name cannot be a directory name under the destination, or None."""
     if not isinstance(host, str) or not host:
         return f"inventory host name {host!r}: must be a non-empty string"
@@ -58,7 +69,7 @@ def host_name_problem(host):
     return None
 
 
-def destination_problem(dest):
+def destination_problem(dest: object) -> str | None:
     """Why dest cannot hold rendered hosts, or None (a missing dest is created)."""
     if not isinstance(dest, str) or not dest:
         return f"dest {dest!r}: must be an absolute directory on the controller, not empty (kubelet_numa_render_dir of numa.kubelet.render)"
@@ -69,7 +80,7 @@ def destination_problem(dest):
     return None
 
 
-def _relative_parts(path):
+def _relative_parts(path: str) -> list[str]:
     parts = path.strip("/").split("/")
     if not path.strip("/") or any(part in ("", ".", "..") for part in parts):
         raise RenderPathError(f"{path!r}: is not a plain path (empty, '.', '..' or '//' parts are refused)")
@@ -79,24 +90,24 @@ def _relative_parts(path):
     return parts
 
 
-def _sha256(data):
+def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
 class _Tree:
     """Open directories under one root fd; every step refuses symlinks."""
 
-    def __init__(self, root_fd, label):
+    def __init__(self, root_fd: int, label: str) -> None:
         self.root_fd, self.label = root_fd, label
-        self.fds = {(): root_fd}
+        self.fds: dict[tuple[str, ...], int] = {(): root_fd}
 
-    def close(self):
+    def close(self) -> None:
         for key, fd in self.fds.items():
             if key:
                 os.close(fd)
         self.fds = {(): self.root_fd}
 
-    def kind(self, parts):
+    def kind(self, parts: Sequence[str]) -> Literal["dir", "file", "symlink", "other"] | None:
         """'dir', 'file', 'symlink', 'other' or None for what parts names, without following anything."""
         directory = self.directory(parts[:-1], create=None)
         if directory is None:
@@ -111,9 +122,9 @@ class _Tree:
             return "dir"
         return "file" if stat.S_ISREG(mode) else "other"
 
-    def directory(self, parts, create, created=None):
+    def directory(self, names: Sequence[str], create: bool | None, created: list[tuple[str, ...]] | None = None) -> int | None:
         """The fd of directory parts; None when it does not exist and create is None; refuses symlinks and files."""
-        parts = tuple(parts)
+        parts = tuple(names)
         if parts in self.fds:
             return self.fds[parts]
         parent = self.directory(parts[:-1], create, created)
@@ -139,13 +150,13 @@ class _Tree:
         return fd
 
     @staticmethod
-    def _is_link(parent, name):
+    def _is_link(parent: int, name: str) -> bool:
         try:
             return stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
         except OSError:
             return False
 
-    def read(self, parts):
+    def read(self, parts: Sequence[str]) -> bytes | None:
         directory = self.directory(parts[:-1], create=None)
         if directory is None:
             return None
@@ -161,7 +172,7 @@ class _Tree:
             return handle.read()
 
 
-def _open_host(dest, host, create):
+def _open_host(dest: str, host: str, create: bool) -> tuple[int, _Tree, bool] | tuple[None, None, bool]:
     """(dest fd, host tree or None, whether the host dir was created)."""
     problem = host_name_problem(host) or destination_problem(dest)
     if problem:
@@ -194,7 +205,7 @@ def _open_host(dest, host, create):
     return dest_fd, _Tree(host_fd, label), made
 
 
-def _manifest(tree):
+def _manifest(tree: _Tree) -> Manifest:
     data = tree.read([MANIFEST])
     if data is None:
         return {"files": {}, "dirs": [], "host_dir_created": False}
@@ -216,15 +227,15 @@ def _manifest(tree):
     }
 
 
-def _ours(tree, relative, manifest):
+def _ours(tree: _Tree, relative: str, manifest: Manifest) -> bool:
     """True when relative is a regular file whose content is what the manifest says this code wrote."""
     data = tree.read(relative.split("/"))
     return data is not None and tree.kind(relative.split("/")) == "file" and manifest["files"].get(relative) == _sha256(data)
 
 
-def check_outputs(outputs):
+def check_outputs(outputs: Iterable[tuple[str, str]]) -> None:
     """outputs: [(relative path, text)]; refuses duplicates, a file that is another's directory, and reserved names."""
-    seen = {}
+    seen: dict[tuple[str, ...], str] = {}
     for path, _text in outputs:
         parts = tuple(_relative_parts(path))
         if parts[0] == MANIFEST or parts[-1].startswith(_TEMP_PREFIX):
@@ -238,7 +249,7 @@ def check_outputs(outputs):
                 raise RenderPathError("%s: is both a file and the directory of %s among the host's outputs" % (seen[parts[:length]], path))
 
 
-def write_host(dest, host, outputs, check_mode=False):  # noqa: C901 - each safety check sits beside the write it guards
+def write_host(dest: str, host: str, outputs: list[tuple[str, str]], check_mode: bool = False) -> list[str]:  # noqa: C901 - each safety check sits beside the write it guards
     """Write outputs ([(path relative to the host dir, text)]) as <dest>/<host>/<path>, replacing what the manifest lists.
 
     Returns warnings (files the manifest lists that were changed by someone else and are left alone). Raises
@@ -246,9 +257,11 @@ def write_host(dest, host, outputs, check_mode=False):  # noqa: C901 - each safe
     """
     check_outputs(outputs)
     dest_fd, tree, made = _open_host(dest, host, create=not check_mode)
-    if tree is None:
+    if tree is None or dest_fd is None:
         return []
-    created, temps, warnings = [], [], []
+    created: list[tuple[str, ...]] = []
+    temps: list[tuple[int | None, str, str]] = []
+    warnings: list[str] = []
     try:
         manifest = _manifest(tree)
         wanted = {"/".join(_relative_parts(path)): text.encode("utf-8") for path, text in outputs}
@@ -270,7 +283,7 @@ def write_host(dest, host, outputs, check_mode=False):  # noqa: C901 - each safe
         stale = [relative for relative in manifest["files"] if relative not in wanted]
         if check_mode:
             return []
-        digests = {}
+        digests: dict[str, str] = {}
         for relative, data in wanted.items():
             parts = relative.split("/")
             directory = tree.directory(parts[:-1], create=True, created=created)
@@ -301,9 +314,9 @@ def write_host(dest, host, outputs, check_mode=False):  # noqa: C901 - each safe
                 os.unlink(temp, dir_fd=directory)
             except OSError:
                 pass
-        for parts in reversed(created):
+        for made_dir in reversed(created):
             try:
-                os.rmdir(parts[-1], dir_fd=tree.directory(parts[:-1], create=None))
+                os.rmdir(made_dir[-1], dir_fd=tree.directory(made_dir[:-1], create=None))
             except OSError:
                 pass
         if made:
@@ -318,7 +331,7 @@ def write_host(dest, host, outputs, check_mode=False):  # noqa: C901 - each safe
         os.close(dest_fd)
 
 
-def _remove_empty_dirs(tree, dirs):
+def _remove_empty_dirs(tree: _Tree, dirs: Iterable[str]) -> None:
     for directory in sorted(dirs, key=lambda path: -path.count("/")):
         parts = directory.split("/")
         parent = tree.directory(parts[:-1], create=None)
@@ -332,7 +345,7 @@ def _remove_empty_dirs(tree, dirs):
             pass
 
 
-def _write_manifest(tree, manifest):
+def _write_manifest(tree: _Tree, manifest: Manifest) -> None:
     data = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8")
     temp = _TEMP_PREFIX + MANIFEST
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=tree.root_fd)
@@ -341,15 +354,15 @@ def _write_manifest(tree, manifest):
     os.replace(temp, MANIFEST, src_dir_fd=tree.root_fd, dst_dir_fd=tree.root_fd)
 
 
-def remove_host(dest, host, check_mode=False):
+def remove_host(dest: str, host: str, check_mode: bool = False) -> list[str]:
     """Remove what an earlier render wrote for host (the files its manifest lists, unchanged, and its empty directories).
 
     Returns warnings for listed files changed since. A host directory without a manifest is left as it is.
     """
     dest_fd, tree, _made = _open_host(dest, host, create=False)
-    if tree is None:
+    if tree is None or dest_fd is None:
         return []
-    warnings = []
+    warnings: list[str] = []
     try:
         try:
             manifest = _manifest(tree)

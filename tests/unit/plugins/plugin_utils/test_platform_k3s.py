@@ -138,6 +138,14 @@ def test_a_kubelet_arg_config_file_is_a_dropin_from_1_32():
             ),
         ),
         (
+            # A list is refused like any other role, not a TypeError (unhashable) from the unit lookup.
+            {"kubelet_numa_k3s_role": ["agent"]},
+            (
+                "kubelet_numa_k3s_role: ['agent'] is not one of server, agent (the k3s service this node runs: k3s.service for a server, "
+                "k3s-agent.service for an agent)"
+            ),
+        ),
+        (
             {"kubelet_numa_k3s_data_dir": "var/lib/rancher/k3s"},
             (
                 "kubelet_numa_k3s_data_dir: 'var/lib/rancher/k3s' must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), "
