@@ -300,8 +300,8 @@ def test_configz_shows_the_kubelets_rewrite_of_cpu_reservations_for_reserved_cpu
     assert config["kubeReserved"] == {"memory": "1Gi"}
     assert config["systemReserved"] == {"memory": "1Gi", "cpu": "2"}
     assert config["tlsCertFile"] == "/etc/kubelet-pki/kubelet.crt"
-    # The start log keeps the effective config as configured.
-    assert numa2.starts()[-1]["effective_config"]["kubeReserved"] == {"cpu": "100m", "memory": "1Gi"}
+    # The start log keeps the effective config as configured (recorded after the checkpoints, so after TLS answers).
+    assert wait_for_start(numa2, 1, proc)[-1]["effective_config"]["kubeReserved"] == {"cpu": "100m", "memory": "1Gi"}
 
 
 def test_a_kubelet_port_in_use_fails_the_start_and_enable_server_false_serves_nothing(host, running):
