@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # Step 6 on the VM (boot_split.yml): the node as an AL2023 node boots from numa.kubelet.eks_userdata's user data,
 # with the real kubelet started by systemd through the unit drop-in the user data installs. One call per phase (every
 # round trip costs seconds under TCG); lines "<what>: <text>" for the play to check.
