@@ -13,17 +13,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_validation i
     kubelet_validation_warnings,
 )
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
-
-BASE = {
-    "apiVersion": "kubelet.config.k8s.io/v1beta1",
-    "kind": "KubeletConfiguration",
-    "memoryManagerPolicy": "Static",
-    "topologyManagerPolicy": "single-numa-node",
-    "cpuManagerPolicy": "static",
-    "kubeReserved": {"cpu": "500m", "memory": "1Gi"},
-    "systemReserved": {"memory": "512Mi"},
-    "reservedMemory": [{"numaNode": 0, "limits": {"memory": "818Mi"}}, {"numaNode": 1, "limits": {"memory": "818Mi"}}],
-}
+from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.oracle_baseline import BASE
 
 INVALID = "invalid configuration: "
 ENFORCE = "enforceNodeAllocatable (--enforce-node-allocatable)"

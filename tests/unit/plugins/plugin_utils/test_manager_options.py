@@ -10,33 +10,9 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._manager_options impo
 from ansible_collections.numa.kubelet.plugins.plugin_utils._split import numa_nodes_from
 from ansible_collections.numa.kubelet.plugins.plugin_utils._topology_manager_options import TOPOLOGY_POLICY_OPTIONS, topology_manager_problems
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
+from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.oracle_baseline import BASE, errors, gates, nodes
 
-# The oracle's baseline (tests/oracle/cases): accepted by the real kubelet on two NUMA nodes.
-BASE = {
-    "apiVersion": "kubelet.config.k8s.io/v1beta1",
-    "kind": "KubeletConfiguration",
-    "memoryManagerPolicy": "Static",
-    "topologyManagerPolicy": "single-numa-node",
-    "cpuManagerPolicy": "static",
-    "kubeReserved": {"cpu": "500m", "memory": "1Gi"},
-    "systemReserved": {"memory": "512Mi"},
-    "reservedMemory": [{"numaNode": 0, "limits": {"memory": "818Mi"}}, {"numaNode": 1, "limits": {"memory": "818Mi"}}],
-}
 STATIC = "new static policy error: "
-
-
-def nodes(count=2, cpus_per_node=1):
-    """NUMA nodes as numa_facts reports them: CPUs 0..count*cpus_per_node-1, spread in order."""
-    return [{"id": node, "memory_bytes": 16 << 30, "cpus": list(range(node * cpus_per_node, (node + 1) * cpus_per_node))} for node in range(count)]
-
-
-def errors(version="1.36", numa=None, **fields):
-    config = {**BASE, **fields}
-    return check_kubelet_config(config, numa, kubelet_version=version).errors
-
-
-def gates(**enabled):
-    return {"featureGates": enabled}
 
 
 @pytest.mark.parametrize(
