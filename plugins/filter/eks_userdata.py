@@ -112,7 +112,10 @@ _value:
           numa_nodes, warnings; AL2023 adds nodeconfig, kubelet_inputs (base config.json and the 40-nodeadm.conf
           nodeadm builds), launch (V(karpenter) or V(launch template)) and for Karpenter karpenter_kubelet (the
           C(spec.kubelet) written); AL2 adds flags, kubelet_extra_args, bootstrap_args and base_config; Bottlerocket adds
-          settings (C(settings.kubernetes) written), launch and for Karpenter karpenter_kubelet."
+          settings (C(settings.kubernetes) written), launch and for Karpenter karpenter_kubelet. A class with
+          C(instance_types) adds instance_types (the names), by_type (per type its own max_pods, numa_nodes,
+          reservation, reserved_memory, kubelet_config, kubelet_inputs and warnings) and, with C(boot_split),
+          reserved_memory_by_type; at its top it keeps of those only what every type shares, and every type's warnings."
       type: dict
   sample:
     files:

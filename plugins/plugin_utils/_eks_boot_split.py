@@ -21,6 +21,9 @@ from ._boot_split_bundle import OTHER_PARTS_ALLOWANCE, SHELLSCRIPT_CONTENT_TYPE,
 
 BOOT_SPLIT_KEYS = ("instance_types", "boot_split")
 _SINGLE_TYPE_KEYS = ("instance_type", "max_pods", "topology")
+# What each instance type plans for itself (nodeadm derives maxPods, and so kubeReserved, from the type): a class with
+# several types keeps these per type under by_type, and at its top only those every type shares.
+_PER_TYPE_DETAILS = ("max_pods", "numa_nodes", "reservation", "reserved_memory", "kubelet_config", "kubelet_inputs", "warnings")
 
 
 def boot_split_problems(node_class: dict, path: str, family: str) -> list[str]:
@@ -72,7 +75,7 @@ def _render_each_type(
     node_class: dict, path: str, render_one: Callable[[dict, str], tuple[dict | None, list[str]]]
 ) -> tuple[dict[str | None, dict], dict, list[str]]:
     """({instance type: its details}, the last type's rendering, problems) of every listed type rendered alone; the
-    class's files and details are the last type's, with what the types share."""
+    class's files are the last type's (the types share them once checked), its details come from _class_details."""
     rendered: dict[str | None, dict] = {}
     last: dict = {}
     problems: list[str] = []
@@ -83,6 +86,19 @@ def _render_each_type(
             rendered[name] = result["details"]
             last = result
     return rendered, last, problems
+
+
+def _class_details(rendered: dict, last: dict) -> dict:
+    """The details of a class that lists instance types: every type's own under by_type; at the top what all types
+    share, and every type's warnings once."""
+    by_type = {name: {key: details[key] for key in _PER_TYPE_DETAILS if key in details} for name, details in rendered.items()}
+    summary = {key: value for key, value in last.items() if key not in _PER_TYPE_DETAILS}
+    for key in _PER_TYPE_DETAILS:
+        values = [details.get(key) for details in rendered.values()]
+        if key in last and all(value == values[0] for value in values):
+            summary[key] = values[0]
+    summary["warnings"] = list(dict.fromkeys(warning for details in rendered.values() for warning in details.get("warnings", [])))
+    return dict(summary, instance_types=list(rendered), by_type=by_type)
 
 
 def _one_split(rendered: dict, last: dict, path: str) -> tuple[dict | None, list[str]]:
@@ -96,7 +112,7 @@ def _one_split(rendered: dict, last: dict, path: str) -> tuple[dict | None, list
                 "at every boot, or give each layout its own class"
             )
         ]
-    return dict(last, details=dict(last["details"], instance_types=list(rendered))), []
+    return dict(last, details=_class_details(rendered, last["details"])), []
 
 
 def _total_problems(rendered: dict, path: str) -> list[str]:
@@ -136,11 +152,10 @@ def _with_program(
     if details["launch"] == "karpenter":
         files.update({name: ec2nodeclass(details["karpenter_kubelet"], text) for name in last["files"] if name.endswith(".ec2nodeclass.yaml")})
     summary = dict(
-        details,
+        _class_details(rendered, details),
         nodeconfig=nodeconfig,
         reserved_memory=[],
         boot_split=True,
-        instance_types=list(rendered),
         reserved_memory_by_type={name: rendered[name]["reserved_memory"] for name in rendered},
         user_data_bytes=size,
     )

@@ -61,7 +61,7 @@ def test_a_mixed_class_through_karpenter_nodeadm_and_the_program(nodeadm_config_
     # nodeadm parses and validates the merged user data; its drop-in carries the totals and no reservedMemory.
     result = nodeadm_json(nodeadm_config_path, "parse", merged)
     assert (result["ok"], result["validate"]) == (True, "ok"), json.dumps(result, indent=2)
-    planned = dict(details["kubelet_inputs"]["dropins"][0]["content"])
+    planned = dict(details["by_type"][list(MIXED)[-1]]["kubelet_inputs"]["dropins"][0]["content"])
     planned.pop("reservedMemory")
     assert result["dropin"] == planned
     assert "reservedMemory" not in result["dropin"]

@@ -121,6 +121,32 @@ def test_a_launch_template_class_keeps_each_types_own_totals():
     assert totals == {"m5.xlarge": (893 + 100) << 20, "m5.2xlarge": (893 + 100) << 20, "m5.4xlarge": (2829 + 100) << 20}
 
 
+def test_a_class_of_several_types_reports_each_types_own_plan_and_only_what_they_share_at_its_top():
+    """maxPods, the reservation and the kubelet's inputs differ by type (nodeadm's table): none of them is one type's
+    value passed off as the class's."""
+    launch_template = {key: value for key, value in node_class().items() if key not in ("instance_type", "topology")}
+    details = render_node_classes([dict(launch_template, instance_types=copy.deepcopy(MIXED), boot_split=True)])["classes"]["m5"]
+    assert {name: (own["max_pods"], own["reservation"]) for name, own in details["by_type"].items()} == {
+        "m5.xlarge": (58, "993Mi"),
+        "m5.2xlarge": (58, "993Mi"),
+        "m5.4xlarge": (234, "2929Mi"),
+    }
+    assert {name: own["reserved_memory"] for name, own in details["by_type"].items()} == details["reserved_memory_by_type"]
+    assert {name: len(own["numa_nodes"]) for name, own in details["by_type"].items()} == {"m5.xlarge": 1, "m5.2xlarge": 2, "m5.4xlarge": 4}
+    for differing in ("max_pods", "reservation", "numa_nodes", "kubelet_config", "kubelet_inputs"):
+        assert differing not in details, differing
+    assert (details["ami_family"], details["reserved_memory"], details["instance_types"]) == ("AL2023", [], list(MIXED))
+
+
+def test_types_that_share_everything_keep_it_at_the_classs_top():
+    types = {"m5.2xlarge": copy.deepcopy(TWO_NODES), "m5.4xlarge": copy.deepcopy(TWO_NODES)}
+    details = render_node_classes([mixed_class(boot_split=False, types=types)])["classes"]["m5"]
+    assert details["reservation"] == "2Gi"
+    assert details["reserved_memory"] == [{"numaNode": node, "limits": {"memory": "1Gi"}} for node in (0, 1)]
+    assert details["by_type"]["m5.2xlarge"]["max_pods"] == 58 and details["by_type"]["m5.4xlarge"]["max_pods"] == 234
+    assert "max_pods" not in details
+
+
 def test_a_type_whose_split_the_engine_refuses_is_named():
     tiny = {"numa_nodes": [{"id": 0, "memory_bytes": GI, "cpus": [0]}], "numa_memory_capacity_bytes": 4 * GI}
     problems = problems_of([mixed_class(types=dict(MIXED, **{"t3.medium": tiny}))])
