@@ -4,8 +4,8 @@
 
 One source of truth: the program runs _boot_split and the engine modules it imports, as they are in this collection,
 cut to the definitions it reaches (a top-level function, class or constant nobody reaches is left out, and so are
-docstrings), compressed and carried in a text/x-shellscript part. On AL2023, cloud-init runs that part before
-nodeadm-run.service starts the kubelet (awslabs/amazon-eks-ami
+docstrings, type annotations and the imports only they used), compressed and carried in a text/x-shellscript part.
+On AL2023, cloud-init runs that part before nodeadm-run.service starts the kubelet (awslabs/amazon-eks-ami
 templates/al2023/runtime/rootfs/etc/systemd/system/nodeadm-run.service at 515008ea7b934cee19377522bda6907cf34ecf99:
 After=cloud-final.service), and the kubelet unit (ExecStart=/usr/bin/kubelet $NODEADM_KUBELET_ARGS) gets a drop-in
 whose ExecStartPre runs the program with the same arguments at every start.
@@ -61,10 +61,65 @@ def _imported_module(module: str, statement: ast.ImportFrom) -> str:
     return ".".join(package + [statement.module])
 
 
+class _Unannotated(ast.NodeTransformer):
+    """Takes out what only a type checker reads, so that typing the engine costs the user data nothing.
+
+    A signature's annotations go, and so does a variable's (its assignment stays; a bare one in a function becomes
+    pass). A class body's annotations declare dataclass and NamedTuple fields: they stay, as the strings that
+    "from __future__ import annotations" (every engine module) made them, so that no module needs that import.
+    """
+
+    def __init__(self) -> None:
+        self.scope = "module"
+
+    def _visit_scope(self, node: ast.AST, scope: str) -> ast.AST:
+        outer, self.scope = self.scope, scope
+        self.generic_visit(node)
+        self.scope = outer
+        return node
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        return self._visit_scope(node, "class")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.returns = None
+        return self._visit_scope(node, "function")
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        node.returns = None
+        return self._visit_scope(node, "function")
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        node.annotation = None
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
+        if self.scope == "class":
+            node.annotation = ast.Constant(ast.unparse(node.annotation))
+            return node
+        if node.value is not None:
+            return ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno)
+        return ast.Pass() if self.scope == "function" else None
+
+
+def _field_annotation_names(tree: ast.AST) -> set[str]:
+    """The names in the class fields' annotations, which _Unannotated left as strings."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.annotation, ast.Constant):
+            names |= {name.id for name in ast.walk(ast.parse(str(node.annotation.value))) if isinstance(name, ast.Name)}
+    return names
+
+
+def _bound_name(statement: ast.Import | ast.ImportFrom, alias: ast.alias) -> str:
+    return alias.asname or (alias.name.split(".")[0] if isinstance(statement, ast.Import) else alias.name)
+
+
 class _Module:
     def __init__(self, key: str) -> None:
         self.key = key
-        self.tree = ast.parse((_PLUGINS / (key.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
+        source = (_PLUGINS / (key.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        self.tree = ast.fix_missing_locations(_Unannotated().visit(ast.parse(source)))
         self.definitions: dict[str, ast.stmt] = {}
         self.imports: dict[str, tuple[str, str]] = {}
         for statement in self.tree.body:
@@ -117,12 +172,14 @@ def _cut(module: _Module) -> str:
     for node in ast.walk(module.tree):
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.body and _is_docstring(node.body[0]):
             node.body = node.body[1:] or [ast.Pass()]
-        if isinstance(node, ast.FunctionDef):
-            # With "from __future__ import annotations" (every engine module) a signature's annotations are never evaluated.
-            node.returns = None
-            for argument in ast.walk(node.args):
-                if isinstance(argument, ast.arg):
-                    argument.annotation = None
+    # An import the cut code no longer names served annotations (typing, __future__) or left-out definitions. A field
+    # annotation's names count: dataclasses looks ClassVar and InitVar up in the module to tell them from fields.
+    used = {node.id for node in ast.walk(module.tree) if isinstance(node, ast.Name)} | _field_annotation_names(module.tree)
+    for statement in list(module.tree.body):
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            statement.names = [alias for alias in statement.names if _bound_name(statement, alias) in used]
+            if not statement.names:
+                module.tree.body.remove(statement)
     module_names = (
         set(dir(builtins))
         | set(module.definitions)

@@ -9,6 +9,7 @@ import builtins
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -17,6 +18,13 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._boot_split import DR
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_boot_split_differential import PYTHON
 
 PLUGINS = os.path.dirname(os.path.dirname(os.path.abspath(bundle.__file__)))
+
+
+def _unannotated(statement):
+    """An annotated assignment as the plain one it does at run time (a bare annotation does nothing)."""
+    if not isinstance(statement, ast.AnnAssign):
+        return statement
+    return ast.Pass() if statement.value is None else ast.Assign(targets=[statement.target], value=statement.value, lineno=statement.lineno)
 
 
 def _shape(source, name):
@@ -29,6 +37,9 @@ def _shape(source, name):
     if isinstance(function.body[0], ast.Expr) and isinstance(function.body[0].value, ast.Constant):
         function.body = function.body[1:]
     for node in ast.walk(function):
+        for name, statements in ast.iter_fields(node):
+            if isinstance(statements, list):
+                setattr(node, name, [_unannotated(statement) for statement in statements])
         if isinstance(node, ast.arg):
             node.annotation = None
         elif isinstance(node, ast.FunctionDef):
@@ -72,6 +83,86 @@ def test_the_program_is_python_39(tmp_path):
         1,
         f"{PROGRAM}: refused: usage: {PROGRAM} OPTIONS_FILE -- KUBELET_ARGS...\n{PROGRAM}: refused: the kubelet is not started\n",
     )
+
+
+def test_the_program_carries_no_typing():
+    """Signatures and variables carry no annotations and nothing imports __future__ or typing, so typing the engine
+    costs the user data nothing; a class body keeps its field annotations (dataclass and NamedTuple fields) as strings."""
+    for key, source in bundle.program_sources().items():
+        tree = ast.parse(source)
+        fields = {id(node) for klass in ast.walk(tree) if isinstance(klass, ast.ClassDef) for node in klass.body if isinstance(node, ast.AnnAssign)}
+        for node in ast.walk(tree):
+            assert not isinstance(node, ast.arg) or node.annotation is None, (key, node.arg)
+            assert not isinstance(node, ast.FunctionDef) or node.returns is None, (key, node.name)
+            if isinstance(node, ast.AnnAssign):
+                assert id(node) in fields and isinstance(node.annotation, ast.Constant), (key, ast.unparse(node))
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        for statement in tree.body:
+            if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                assert all((alias.asname or alias.name) in names for alias in statement.names), (key, ast.unparse(statement))
+    assert "from typing import NamedTuple" in bundle.program_sources()["plugin_utils._quantity_amount"]
+
+
+TYPED_MODULE = """\
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, NamedTuple
+
+LIMIT: int = 3
+PENDING: list[str]
+
+
+class Pair(NamedTuple):
+    left: int
+    right: int | None
+
+
+@dataclass(frozen=True)
+class Node:
+    KIND: ClassVar[str] = "numa"
+    id: int
+    memory: int | None = None
+
+
+def _scaled(value: int | None, by: Callable[[int], int] = lambda number: number * 2) -> int | None:
+    return None if value is None else by(value)
+
+
+def main(argv: list[str]) -> dict[str, Any]:
+    shares: dict[str, int | None] = {}
+    label: str
+    if argv:
+        label = argv[0]
+    else:
+        label = Node.KIND
+    for index, node in enumerate(Node(number, number * LIMIT) for number in range(2)):
+        shares[f"{label}{index}"] = _scaled(node.memory)
+    return {"shares": shares, "pair": Pair(1, None)._asdict(), "fields": [field.name for field in fields(Node)]}
+"""
+
+
+def test_a_typed_module_runs_the_same_without_its_annotations(tmp_path, monkeypatch):
+    """What the cut takes out is what only a type checker reads: under AL2023's Python 3.9, which cannot evaluate
+    "int | None", the cut module gives what the typed one gives here; the field annotations stay, ClassVar included."""
+    (tmp_path / "plugin_utils").mkdir()
+    (tmp_path / "plugin_utils" / "_typed.py").write_text(TYPED_MODULE)
+    monkeypatch.setattr(bundle, "_PLUGINS", tmp_path)
+    modules = bundle._reach("plugin_utils._typed", "main")
+    cut = bundle._cut(modules["plugin_utils._typed"])
+    assert "annotations" not in cut and "Callable" not in cut and "Any" not in cut and "PENDING" not in cut
+    assert "ClassVar" in cut and "typing import ClassVar, NamedTuple" in cut
+    (tmp_path / "cut").mkdir()
+    (tmp_path / "cut" / "_typed.py").write_text(cut)
+    answers = []
+    for python, directory in ((sys.executable, tmp_path / "plugin_utils"), (PYTHON, tmp_path / "cut")):
+        # Imported as a module: dataclasses looks ClassVar up in sys.modules[the class's module].
+        run = f"import json, sys; sys.path.insert(0, {str(directory)!r}); import _typed; print(json.dumps(_typed.main(['node'])))"
+        proc = subprocess.run([python, "-c", run], capture_output=True, text=True, check=False)
+        assert (proc.returncode, proc.stderr) == (0, ""), python
+        answers.append(json.loads(proc.stdout))
+    assert answers[0] == answers[1] == {"shares": {"node0": 0, "node1": 6}, "pair": {"left": 1, "right": None}, "fields": ["id", "memory"]}
 
 
 def test_bytes_are_stable():
