@@ -62,9 +62,9 @@ def paths_to_read(variables: Variables, platform: str, files: NodeFiles | None =
 
     With the files already read (kubeadm), the drop-in directory a --config-dir flag names is added.
     """
-    problems: list[str] = []
-    root_dir = absolute_path(variables, "kubelet_numa_kubelet_root_dir", problems)
-    wanted, dirs = platform_named(platform).paths_to_read(variables, files, problems)
+    root_dir, problems = absolute_path(variables, "kubelet_numa_kubelet_root_dir")
+    wanted, dirs, found = platform_named(platform).paths_to_read(variables, files)
+    problems += found
     if root_dir:
         wanted = [*wanted, root_dir + "/memory_manager_state", root_dir + "/cpu_manager_state"]
     if problems:

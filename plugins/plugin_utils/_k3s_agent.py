@@ -27,7 +27,7 @@ from ._config import API_VERSION, KIND
 from ._effective import parse_kubelet_flags
 from ._flags import flag_key
 from ._kubelet_fields import type_name
-from ._plan_inputs import Dropin, KubeletLayers, NodeFiles, Variables, absolute_path, dir_files, dropins_in, load_mapping
+from ._plan_inputs import Dropin, KubeletLayers, NodeFiles, OurLayer, Variables, absolute_paths, dir_files, dropins_in, load_mapping
 
 # The oldest minor whose agent writes the kubelet's defaults as a drop-in (k3s#10433; docs/kubelet-facts.md section 4).
 DROPIN_MINOR = 32
@@ -43,35 +43,34 @@ _VERSION = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")
 ConfigSource = tuple[str, dict[str, Any] | None]
 
 
-def paths_to_read(variables: Variables, program: str, problems: list[str], config_files: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+def paths_to_read(variables: Variables, program: str, config_files: tuple[str, ...] = ()) -> tuple[list[str], list[str], list[str]]:
     """What the agent of PROGRAM (k3s, rke2) reads: config.yaml (and CONFIG_FILES beside it) and config.yaml.d in
-    kubelet_numa_<program>_config_dir, and the kubelet's drop-in directory in kubelet_numa_<program>_data_dir."""
+    kubelet_numa_<program>_config_dir, and the kubelet's drop-in directory in kubelet_numa_<program>_data_dir; then
+    the problems with those variables."""
     wanted: list[str] = []
     dirs: list[str] = []
-    config_dir = absolute_path(variables, f"kubelet_numa_{program}_config_dir", problems)
-    data_dir = absolute_path(variables, f"kubelet_numa_{program}_data_dir", problems)
+    (config_dir, data_dir), problems = absolute_paths(variables, (f"kubelet_numa_{program}_config_dir", f"kubelet_numa_{program}_data_dir"))
     if config_dir:
         wanted += [f"{config_dir}/{name}" for name in ("config.yaml",) + tuple(config_files)]
         dirs.append(config_dir + "/config.yaml.d")
     if data_dir:
         dirs.append(data_dir + "/agent/etc/kubelet.conf.d")
-    return wanted, dirs
+    return wanted, dirs, problems
 
 
-def version_minor(version: object, variable: str, example: str, problems: list[str]) -> int | None:
-    """The Kubernetes minor of a k3s / RKE2 version string (v1.32.5+k3s1 -> 32), or None after adding a problem."""
+def version_minor(version: object, variable: str, example: str) -> tuple[int | None, list[str]]:
+    """(the Kubernetes minor of a k3s / RKE2 version string (v1.32.5+k3s1 -> 32), []), or (None, [why not])."""
     if version is not None and not isinstance(version, str):
-        problems.append(f"{variable}: {version!r} ({type_name(version)}) is not {example}: write it as a quoted string (YAML reads 1.30 as the number 1.3)")
-        return None
+        return None, [f"{variable}: {version!r} ({type_name(version)}) is not {example}: write it as a quoted string (YAML reads 1.30 as the number 1.3)"]
     match = _VERSION.search(version or "")
     if not match or match.group(1) != "1":
-        problems.append(f"{variable}: {version!r} is not {example}")
-        return None
-    return int(match.group(2))
+        return None, [f"{variable}: {version!r} is not {example}"]
+    return int(match.group(2)), []
 
 
-def _config_items(data: dict[str, Any], path: str, problems: list[str]) -> dict[str, list[str]]:
+def _config_items(data: dict[str, Any], path: str) -> tuple[dict[str, list[str]], list[str]]:
     result: dict[str, list[str]] = {}
+    problems: list[str] = []
     for key in ("kubelet-arg", "kubelet-arg+"):
         if key not in data:
             continue
@@ -81,18 +80,21 @@ def _config_items(data: dict[str, Any], path: str, problems: list[str]) -> dict[
             problems.append(f"{path}: {key} must be a list of 'flag=value' strings, got {value!r}")
             continue
         result[key] = items
-    return result
+    return result, problems
 
 
-def config_kubelet_args(sources: list[ConfigSource], problems: list[str]) -> list[str]:
-    """config.yaml then config.yaml.d/*.yaml: a later `kubelet-arg` replaces, `kubelet-arg+` appends."""
+def config_kubelet_args(sources: list[ConfigSource]) -> tuple[list[str], list[str]]:
+    """(the kubelet-arg items of config.yaml then config.yaml.d/*.yaml, the problems with them): a later `kubelet-arg`
+    replaces, `kubelet-arg+` appends."""
     items: list[str] = []
+    problems: list[str] = []
     for path, data in sources:
-        found = _config_items(data or {}, path, problems)
+        found, wrong = _config_items(data or {}, path)
+        problems += wrong
         if "kubelet-arg" in found:
             items = list(found["kubelet-arg"])
         items += found.get("kubelet-arg+", [])
-    return items
+    return items, problems
 
 
 def kubelet_argv(defaults: Mapping[str, str], items: list[str]) -> list[str]:
@@ -145,19 +147,25 @@ def with_default_thresholds(settings: Mapping[str, Any], other_items: list[str])
 class AgentInputs:
     """The kubelet inputs the agent builds on one node from its config files, its version and its data directory.
 
-    program: "k3s" or "rke2" (names the defaults drop-in); files: what was read on the node. Problems in the files
-    are added to `problems`.
+    program: "k3s" or "rke2" (names the defaults drop-in); files: what was read on the node. `problems`: those of
+    config.yaml and config.yaml.d's files; the layers carry the problems found in reading them.
     """
 
-    def __init__(self, program: str, minor: int, config_dir: str, data_dir: str, files: NodeFiles, problems: list[str]) -> None:
+    def __init__(self, program: str, minor: int, config_dir: str, data_dir: str, files: NodeFiles) -> None:
         self.minor = minor
         self.files = files
-        self.problems = problems
+        self.problems: list[str] = []
         self.dropin_dir = data_dir + "/agent/etc/kubelet.conf.d"
         self.config_path = config_dir + "/config.yaml"
         self.fragment_dir = config_dir + "/config.yaml.d"
-        self.fragments = [(path, load_mapping(path, files[path], problems)) for path in dir_files(files, self.fragment_dir, (".yaml", ".yml"))]
-        self.config = load_mapping(self.config_path, files.get(self.config_path), problems) or {}
+        self.fragments: list[ConfigSource] = []
+        for path in dir_files(files, self.fragment_dir, (".yaml", ".yml")):
+            fragment, problems = load_mapping(path, files[path])
+            self.fragments.append((path, fragment))
+            self.problems += problems
+        config, problems = load_mapping(self.config_path, files.get(self.config_path))
+        self.config = config or {}
+        self.problems += problems
         self.defaults_dropin = (
             self.dropin_dir + f"/00-{program}-defaults.conf",
             {"apiVersion": API_VERSION, "kind": KIND, "evictionHard": dict(EVICTION_HARD), "evictionMinimumReclaim": dict(EVICTION_MINIMUM_RECLAIM)},
@@ -172,40 +180,41 @@ class AgentInputs:
         """config.yaml and config.yaml.d's files as (path, mapping), in the order the agent reads them."""
         return [(self.config_path, self.config)] + self.fragments
 
-    def replacing_fragments(self, ours_fragment: str, product: str) -> None:
+    def replacing_fragments(self, ours_fragment: str, product: str) -> list[str]:
         """A config.yaml.d file after ours with `kubelet-arg` (no '+') drops our items: one problem each."""
-        for path, data in self.fragments:
-            if path > ours_fragment and "kubelet-arg" in (data or {}):
-                self.problems.append(
-                    f"{path} sets kubelet-arg without '+', which replaces every kubelet-arg before it, numa.kubelet's included; "
-                    f"write it as kubelet-arg+ ({product} config.yaml.d rule)"
-                )
+        return [
+            f"{path} sets kubelet-arg without '+', which replaces every kubelet-arg before it, numa.kubelet's included; "
+            f"write it as kubelet-arg+ ({product} config.yaml.d rule)"
+            for path, data in self.fragments
+            if path > ours_fragment and "kubelet-arg" in (data or {})
+        ]
 
-    def dropins_with(self, replace: Dropin | None = None) -> list[Dropin]:
+    def dropins_with(self, replace: Dropin | None = None) -> tuple[list[Dropin], list[str]]:
         if not self.uses_dropins:
-            return []
-        dropins = dropins_in(self.files, self.dropin_dir, self.problems, replace=replace)
+            return [], []
+        dropins, problems = dropins_in(self.files, self.dropin_dir, replace=replace)
         if self.defaults_dropin[0] not in [path for path, _document in dropins]:
             # The agent writes its defaults drop-in at every start; a node planned before its first start has none yet.
             dropins = sorted(dropins + [self.defaults_dropin], key=lambda item: item[0])
-        return dropins
+        return dropins, problems
 
     def layers_from(self, sources: list[ConfigSource], replace: Dropin | None = None, ours: Literal["dropin", "main", "flags"] | None = None) -> KubeletLayers:
         """The kubelet the agent runs from these config.yaml sources (startKubelet: extractConfigArgs, then GetArgs).
 
         replace: (path, document) of our drop-in or main file; ours: "dropin", "main", "flags" or None (before).
         """
-        items = config_kubelet_args(sources, self.problems)
+        items, problems = config_kubelet_args(sources)
         named = [item for item in items if flag_key(item) == "config"]
         items = [item for item in items if flag_key(item) not in ("config", "config-dir")]
         argv = kubelet_argv(default_args(self.minor, self.dropin_dir), items)
         if self.uses_dropins:
             # From 1.32 a config= file is copied into the drop-in directory as 10-cli-config.conf, never loaded as --config.
-            dropins = self.dropins_with(replace)
+            dropins, found = self.dropins_with(replace)
             position = [path for path, _document in dropins].index(replace[0]) if ours == "dropin" and replace is not None else None
-            return KubeletLayers(None, None, dropins, argv, ours=None if ours is None else ("dropin" if ours == "dropin" else "flags", position))
+            layer: OurLayer | None = None if ours is None else ("dropin" if ours == "dropin" else "flags", position)
+            return KubeletLayers(None, None, dropins, argv, ours=layer, problems=problems + found)
         if named:
             path = named[-1].partition("=")[2]
-            main = replace[1] if ours == "main" and replace is not None else load_mapping(path, self.files.get(path), self.problems) or {}
-            return KubeletLayers(path, main, [], argv, ours=None if ours is None else (ours, None))
-        return KubeletLayers(None, None, [], argv, ours=None if ours is None else ("flags", None))
+            main, found = (replace[1], []) if ours == "main" and replace is not None else load_mapping(path, self.files.get(path))
+            return KubeletLayers(path, main or {}, [], argv, ours=None if ours is None else (ours, None), problems=problems + found)
+        return KubeletLayers(None, None, [], argv, ours=None if ours is None else ("flags", None), problems=problems)

@@ -25,34 +25,33 @@ from ._effective import parse_kubelet_flags
 from ._kubelet_fields import as_kubelet_decodes, field_type_problems, type_name
 from ._manager_inputs import expected_state, manager_changes, manager_inputs_digest, state_problems
 from ._plan_inputs import KubeletLayers, NodeFiles, PlanError, Variables, absolute_path, file_name, node_files, topology_from
-from ._platform import FileEntry, Layout
+from ._platform import FileEntry, Layout, LayoutInputs
 from ._platforms import PLATFORM_NAMES, platform_named
 from ._split import SPLIT_STRATEGIES, reserved_memory
 from ._validation import check_kubelet_config, checked_kubelet_version
 
 
-def _platform(variables: Variables, facts: dict[str, Any], problems: list[str]) -> str | None:
+def _platform(variables: Variables, facts: dict[str, Any]) -> tuple[str | None, list[str]]:
     platform = variables.get("kubelet_numa_platform") or facts.get("platform")
     if platform not in PLATFORM_NAMES:
-        problems.append("kubelet_numa_platform: %r is not one of %s%s" % (platform, ", ".join(PLATFORM_NAMES), lookalike_hint(platform)))
-        return None
-    return platform
+        return None, ["kubelet_numa_platform: %r is not one of %s%s" % (platform, ", ".join(PLATFORM_NAMES), lookalike_hint(platform))]
+    return platform, []
 
 
-def _intent(variables: Variables, problems: list[str]) -> dict[str, Any] | None:
+def _intent(variables: Variables) -> tuple[dict[str, Any] | None, list[str]]:
     intent = variables.get("kubelet_numa_config")
     if intent is None:
         intent = {}
     if not isinstance(intent, dict):
-        problems.append("kubelet_numa_config: must be a KubeletConfiguration fragment (a mapping), got %s %r" % (type(intent).__name__, intent))
-        return None
+        return None, ["kubelet_numa_config: must be a KubeletConfiguration fragment (a mapping), got %s %r" % (type(intent).__name__, intent)]
+    problems: list[str] = []
     for key in ("apiVersion", "kind"):
         if key in intent and intent[key] != {"apiVersion": API_VERSION, "kind": KIND}[key]:
             problems.append("kubelet_numa_config.%s: %r; leave it out (the collection writes %s %s)" % (key, intent[key], API_VERSION, KIND))
     bad_keys = [key for key in intent if not isinstance(key, str)]
     if bad_keys:
         problems.append("kubelet_numa_config: field names must be strings, got %s" % ", ".join("%r" % (key,) for key in bad_keys))
-        return None
+        return None, problems
     intent = as_kubelet_decodes(intent)
     problems.extend(field_type_problems({key: value for key, value in intent.items() if key not in ("apiVersion", "kind")}, "kubelet_numa_config."))
     if "reservedMemory" in intent:
@@ -60,33 +59,32 @@ def _intent(variables: Variables, problems: list[str]) -> dict[str, Any] | None:
             "kubelet_numa_config.reservedMemory: computed by the collection from the effective config; leave it out "
             "and choose the spread with kubelet_numa_reserved_memory_split"
         )
-    return {key: value for key, value in intent.items() if key not in ("apiVersion", "kind")}
+    return {key: value for key, value in intent.items() if key not in ("apiVersion", "kind")}, problems
 
 
-def _kubelet_version(variables: Variables, problems: list[str]) -> str | None:
+def _kubelet_version(variables: Variables) -> tuple[str | None, list[str]]:
     """kubelet_numa_kubelet_version when set (validated here, so the problem names the variable), else None."""
     version = variables.get("kubelet_numa_kubelet_version") or None
     try:
         checked_kubelet_version(version)
     except KubeletConfigError as exc:
-        problems.extend(f"kubelet_numa_{problem}" for problem in exc.problems)
-        return None
-    return version
+        return None, [f"kubelet_numa_{problem}" for problem in exc.problems]
+    return version, []
 
 
-def _split(variables: Variables, problems: list[str]) -> str | dict[Any, Any] | None:
+def _split(variables: Variables) -> tuple[str | dict[Any, Any] | None, list[str]]:
     # No default here: the role's defaults are the only ones (even); a caller of the filter passes the variable.
     split = variables.get("kubelet_numa_reserved_memory_split")
     if isinstance(split, dict) or split in SPLIT_STRATEGIES:
-        return split
-    problems.append("kubelet_numa_reserved_memory_split: %r is not one of %s or a mapping {numa_id: quantity}" % (split, ", ".join(SPLIT_STRATEGIES)))
-    return None
+        return split, []
+    return None, ["kubelet_numa_reserved_memory_split: %r is not one of %s or a mapping {numa_id: quantity}" % (split, ", ".join(SPLIT_STRATEGIES))]
 
 
-def _overrides_of_ours(layers: KubeletLayers, ours_fields: Set[str], problems: list[str]) -> None:
+def _overrides_of_ours(layers: KubeletLayers, ours_fields: Set[str]) -> list[str]:
     """A later drop-in or a flag that sets a field we write silently wins over us: refuse, naming it."""
+    problems: list[str] = []
     if layers.ours is None:
-        return
+        return problems
     kind, position = layers.ours
     later_dropins = layers.dropins[position + 1 :] if kind == "dropin" and position is not None else []
     for path, document in later_dropins:
@@ -102,6 +100,7 @@ def _overrides_of_ours(layers: KubeletLayers, ours_fields: Set[str], problems: l
                     f"the kubelet flag {word} overrides {field_name} written by numa.kubelet (flags win over config files); "
                     "remove the flag and set the field in kubelet_numa_config"
                 )
+    return problems
 
 
 def plan_host(variables: Variables | None, facts: dict[str, Any] | None) -> dict[str, Any]:
@@ -119,15 +118,15 @@ def plan_host(variables: Variables | None, facts: dict[str, Any] | None) -> dict
                     % (name, "the host's kubelet_numa_* variables" if name == "variables" else "what discovery read", type_name(value), value)
                 ]
             )
-    problems: list[str] = []
     variables = dict(variables or {})
     facts = dict(facts or {})
-    platform = _platform(variables, facts, problems)
-    intent = _intent(variables, problems)
-    split = _split(variables, problems)
-    root_dir = absolute_path(variables, "kubelet_numa_kubelet_root_dir", problems)
-    dropin_name = file_name(variables, "kubelet_numa_dropin_name", problems)
-    kubelet_version = _kubelet_version(variables, problems)
+    platform, platform_problems = _platform(variables, facts)
+    intent, intent_problems = _intent(variables)
+    split, split_problems = _split(variables)
+    root_dir, root_dir_problems = absolute_path(variables, "kubelet_numa_kubelet_root_dir")
+    dropin_name, dropin_name_problems = file_name(variables, "kubelet_numa_dropin_name")
+    kubelet_version, version_problems = _kubelet_version(variables)
+    problems = platform_problems + intent_problems + split_problems + root_dir_problems + dropin_name_problems + version_problems
     nodes: list[dict[str, Any]] | None = None
     capacity: int | None = None
     try:
@@ -139,12 +138,12 @@ def plan_host(variables: Variables | None, facts: dict[str, Any] | None) -> dict
         raise PlanError(problems)
     paths_to_read(variables, platform)  # validates the platform's path variables
     files = node_files(facts.get("files"))
-    layout = platform_named(platform).layout(variables, facts, files, intent, dropin_name, nodes, problems)
+    layout, problems = platform_named(platform).layout(LayoutInputs(variables, facts, files, intent, dropin_name, nodes))
     if problems or layout is None:
         raise PlanError(problems)
     # The kubelet's version the user gives wins over the platform's (RKE2's and k3s's releases tell theirs).
     host = _Host(platform, intent, split, root_dir, kubelet_version or layout.kubelet_version, nodes, capacity, files, facts.get("directories") or [])
-    plan = _finish(layout, host, problems)
+    plan = _finish(layout, host)
     state = (facts.get("unit_states") or {}).get(plan["unit"])
     plan["unit_state"] = state
     # Handed over (lablabs.rke2), the other tool installs and starts the unit itself, after this plan.
@@ -156,18 +155,19 @@ def plan_host(variables: Variables | None, facts: dict[str, Any] | None) -> dict
     return plan
 
 
-def _compute(layers_for: Callable[[dict[str, Any]], KubeletLayers], host: _Host, problems: list[str]) -> tuple[dict[str, Any], KubeletLayers | None]:
-    """Reservation on the effective config with our settings (reservedMemory left to the kubelet's default first)."""
+def _compute(layers_for: Callable[[dict[str, Any]], KubeletLayers], host: _Host) -> tuple[dict[str, Any], KubeletLayers | None, list[str]]:
+    """Reservation on the effective config with our settings (reservedMemory left to the kubelet's default first); then
+    the problems in reading the layers (each time) or in reserving."""
     settings = dict(host.intent)
-    effective = layers_for(settings).effective()
+    first = layers_for(settings)
+    effective = first.effective()
     if effective.get("memoryManagerPolicy") == MEMORY_MANAGER_STATIC:
         try:
             settings["reservedMemory"] = reserved_memory(effective, host.nodes, host.split, host.capacity)
         except KubeletConfigError as exc:
-            problems.extend(exc.problems)
-            return settings, None
+            return settings, None, first.problems + exc.problems
     layers = layers_for(settings)
-    return settings, layers
+    return settings, layers, first.problems + layers.problems
 
 
 def _write_conflicts(plan: dict[str, Any], files: NodeFiles, node_directories: list[str]) -> list[str]:
@@ -210,11 +210,12 @@ def _restart_kind(before: dict[str, Any], effective: dict[str, Any], capacity: i
     return ("restart" if before != effective else "none"), False
 
 
-def _finish(layout: Layout, host: _Host, problems: list[str]) -> dict[str, Any]:
-    settings, layers = _compute(layout.layers_for, host, problems)
+def _finish(layout: Layout, host: _Host) -> dict[str, Any]:
+    """The plan, or a PlanError with every problem found."""
+    settings, layers, problems = _compute(layout.layers_for, host)
     if layers is None:
         raise PlanError(problems)
-    _overrides_of_ours(layers, set(settings), problems)
+    problems += _overrides_of_ours(layers, set(settings))
     effective = layers.effective()
     # Checked as defaulted by the node's kubelet, so a value the user wrote is judged as that kubelet reads it.
     report = check_kubelet_config(layers.effective(host.kubelet_version), host.nodes, host.capacity, host.kubelet_version, defaulted_by=host.kubelet_version)
@@ -226,7 +227,8 @@ def _finish(layout: Layout, host: _Host, problems: list[str]) -> dict[str, Any]:
     expected = {"policyName": effective.get("memoryManagerPolicy") or "None", "systemReserved": expected_state(reserved)}
     restart, reset_cpu = _restart_kind(before, effective, host.capacity, host.files.get(host.root_dir + "/memory_manager_state"), expected)
     warnings = report.warnings + list(layout.warnings or [])
-    handed_over, restart_held, hand_over_warnings = layout.hand_over(settings, before, effective, host.capacity) if layout.hand_over else (None, False, [])
+    hand_over = layout.hand_over(settings, before, effective, host.capacity) if layout.hand_over else None
+    handed_over, restart_held, hand_over_warnings, problems = hand_over or (None, False, [], [])
     if problems:
         raise PlanError(problems)
     if restart_held:
@@ -254,7 +256,7 @@ def _finish(layout: Layout, host: _Host, problems: list[str]) -> dict[str, Any]:
         }
     )
     plan["files"] = [_file_entry(entry, settings, host.files) for entry in plan["files"]]
-    problems.extend(_write_conflicts(plan, host.files, host.node_directories))
+    problems = _write_conflicts(plan, host.files, host.node_directories)
     if problems:
         raise PlanError(problems)
     if layout.report_for is not None and layout.report_key is not None:

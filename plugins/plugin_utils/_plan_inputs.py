@@ -43,22 +43,26 @@ def safe_path(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and bool(_SAFE_PATH.fullmatch(value)) and all(part not in ("", ".", "..") for part in value[1:].rstrip("/").split("/"))
 
 
-def absolute_path(variables: Variables, name: str, problems: list[str]) -> str | None:
-    """The variable `name` as a normalized absolute path, or None after adding why it is not a safe one to problems."""
+def absolute_path(variables: Variables, name: str) -> tuple[str | None, list[str]]:
+    """(the variable `name` as a normalized absolute path, []), or (None, [why it is not a safe one])."""
     value = variables.get(name)
     if not safe_path(value):
-        problems.append(f"{name}: {value!r} must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts")
-        return None
-    return posixpath.normpath(value)
+        return None, [f"{name}: {value!r} must be an absolute path of plain characters (letters, digits, . _ - + @ : = /), without '.' or '..' parts"]
+    return posixpath.normpath(value), []
 
 
-def file_name(variables: Variables, name: str, problems: list[str]) -> str | None:
-    """The variable `name` as a plain file name, or None after adding why it is not one to problems."""
+def absolute_paths(variables: Variables, names: Collection[str]) -> tuple[list[str | None], list[str]]:
+    """absolute_path of each variable in `names`: (their paths, None for each refused one; every problem)."""
+    found = [absolute_path(variables, name) for name in names]
+    return [path for path, _problems in found], [problem for _path, problems in found for problem in problems]
+
+
+def file_name(variables: Variables, name: str) -> tuple[str | None, list[str]]:
+    """(the variable `name` as a plain file name, []), or (None, [why it is not one])."""
     value = variables.get(name)
     if not isinstance(value, str) or not _SAFE_NAME.match(value):
-        problems.append(f"{name}: {value!r} must be a plain file name (letters, digits, . _ -), not a path")
-        return None
-    return value
+        return None, [f"{name}: {value!r} must be a plain file name (letters, digits, . _ -), not a path"]
+    return value, []
 
 
 def topology_from(variables: Variables, facts: object) -> tuple[list[dict[str, Any]], int]:
@@ -140,30 +144,30 @@ def env_words(text: str | None, names: Collection[str] | None = None) -> list[st
     return [word for key, value in values.items() if names is None or key in names for word in value.split()]
 
 
-def load_mapping(path: str, text: str | None, problems: list[str]) -> dict[str, Any] | None:
-    """A YAML/JSON file's mapping ({} when empty); None when the file is missing, or (with a problem added) not YAML or not a mapping."""
+def load_mapping(path: str, text: str | None) -> tuple[dict[str, Any] | None, list[str]]:
+    """(a YAML/JSON file's mapping ({} when empty), []); (None, []) when the file is missing; (None, [why]) when it is
+    not YAML or not a mapping."""
     if text is None:
-        return None
+        return None, []
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        problems.append("%s: not valid YAML/JSON: %s" % (path, str(exc).replace("\n", " ")))
-        return None
+        return None, ["%s: not valid YAML/JSON: %s" % (path, str(exc).replace("\n", " "))]
     if data is not None and not isinstance(data, dict):
-        problems.append("%s: must hold a mapping, got %s" % (path, type(data).__name__))
-        return None
-    return data or {}
+        return None, ["%s: must hold a mapping, got %s" % (path, type(data).__name__)]
+    return data or {}, []
 
 
-def load_kubelet_config(path: str, text: str | None, problems: list[str]) -> dict[str, Any] | None:
-    """A KubeletConfiguration file (main config or drop-in) read as the kubelet decodes it: its kind and field types."""
-    data = load_mapping(path, text, problems)
+def load_kubelet_config(path: str, text: str | None) -> tuple[dict[str, Any] | None, list[str]]:
+    """A KubeletConfiguration file (main config or drop-in) read as the kubelet decodes it, with the problems of its kind
+    and field types."""
+    data, problems = load_mapping(path, text)
     if data:
         for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
             if key in data and data[key] != expected:
                 problems.append(f"{path}: {key} {data[key]!r} is not {expected!r}; the kubelet refuses a file of another kind here")
         problems.extend(field_type_problems(data, f"{path}: "))
-    return data
+    return data, problems
 
 
 def dir_files(files: NodeFiles, directory: str, suffixes: tuple[str, ...]) -> list[str]:
@@ -180,7 +184,8 @@ def dropin_document(settings: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class KubeletLayers:
-    """The inputs of one kubelet: main file, drop-ins (path, document) in order, flags; with `ours` marking our layer."""
+    """The inputs of one kubelet: main file, drop-ins (path, document) in order, flags; with `ours` marking our layer,
+    and the problems found in reading them."""
 
     def __init__(
         self,
@@ -189,11 +194,13 @@ class KubeletLayers:
         dropins: list[Dropin] | None = None,
         flags: list[str] | None = None,
         ours: OurLayer | None = None,
+        problems: list[str] | None = None,
     ) -> None:
         self.main_path, self.main = main_path, main
         self.dropins = list(dropins or [])
         self.flags = list(flags or [])
         self.ours = ours
+        self.problems = list(problems or [])
 
     def effective(self, kubelet_version: str | None = None) -> dict[str, Any]:
         """The config this kubelet runs with, defaulted as kubelet_version (None: 1.36) defaults it."""
@@ -207,11 +214,16 @@ class KubeletLayers:
         }
 
 
-def dropins_in(files: NodeFiles, directory: str, problems: list[str], replace: Dropin | None = None) -> list[Dropin]:
-    """The .conf drop-ins of `directory` as (path, document) in lexical order; replace=(path, document) puts one in its place."""
-    paths = dir_files(files, directory, (".conf",))
-    documents = [(path, load_kubelet_config(path, files[path], problems) or {}) for path in paths]
+def dropins_in(files: NodeFiles, directory: str, replace: Dropin | None = None) -> tuple[list[Dropin], list[str]]:
+    """(the .conf drop-ins of `directory` as (path, document) in lexical order, the problems in reading them);
+    replace=(path, document) puts one in its place."""
+    documents: list[Dropin] = []
+    problems: list[str] = []
+    for path in dir_files(files, directory, (".conf",)):
+        document, found = load_kubelet_config(path, files[path])
+        documents.append((path, document or {}))
+        problems += found
     if replace is not None:
         documents = [(path, document) for path, document in documents if path != replace[0]] + [replace]
         documents.sort(key=lambda item: item[0])
-    return documents
+    return documents, problems

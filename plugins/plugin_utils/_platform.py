@@ -58,19 +58,34 @@ class Platform:
     markers: paths its installer leaves on a node (one that exists, or a path under it, tells the platform).
     units: every systemd unit a plan on this platform may restart (Layout.unit): discovery reads their state, and their
       checkpoint guard's files, before the plan names one.
-    paths_to_read(variables, files, problems) -> (files, dirs): what its plan reads on the node, besides the kubelet's
-      root directory; files is what was read so far (None before the first read) when a file names another directory.
+    paths_to_read(variables, files) -> (files, dirs, problems): what its plan reads on the node, besides the kubelet's
+      root directory, and the problems with the variables that name them; files is what was read so far (None before
+      the first read) when a file names another directory.
     discover(variables, node, files, lablabs) -> {fact: value}: the facts only a command on the node can tell (a version,
       the unit enabled, the instance metadata); {} when the variables already give them.
-    layout(variables, facts, files, intent, dropin_name, nodes, problems) -> Layout, or None after adding to problems.
+    layout(LayoutInputs) -> (Layout, problems): the Layout, or None with the problems that refuse the node (the problems
+      also come with a Layout: reading its `before` found them).
     """
 
     name: str
     markers: tuple[str, ...]
     units: tuple[str, ...]
-    paths_to_read: Callable[[Variables, NodeFiles | None, list[str]], tuple[Sequence[str | None], Sequence[str | None]]]
+    paths_to_read: Callable[[Variables, NodeFiles | None], tuple[Sequence[str | None], Sequence[str | None], list[str]]]
     discover: Callable[[Variables, Node, NodeFiles, dict[str, Any]], dict[str, Any]]
-    layout: Callable[..., Layout | None]
+    layout: Callable[[LayoutInputs], tuple[Layout | None, list[str]]]
+
+
+@dataclass(frozen=True)
+class LayoutInputs:
+    """What the plan gives a platform's layout: the host's variables, what discovery found (facts, the node's files),
+    the user's intent (kubelet_numa_config), the name of numa.kubelet's own file, and the NUMA nodes."""
+
+    variables: Variables
+    facts: dict[str, Any]
+    files: NodeFiles
+    intent: dict[str, Any]
+    dropin_name: str
+    nodes: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -81,11 +96,13 @@ class Layout:
     inputs from ours (nodeadm-run), or None.
     files: what numa.kubelet writes: {path, mode, template or text, content_for(settings) -> document} entries.
     directories: the directories those files go in (created when missing).
-    before: the KubeletLayers the kubelet runs with now; layers_for(settings): those it runs with our settings.
+    before: the KubeletLayers the kubelet runs with now; layers_for(settings): those it runs with our settings (each
+      carries the problems found in reading them).
     warnings: what the platform warns of before planning (None: nothing to say, and no early warnings entry).
     report_key, report: the platform's own part of the plan (plan[report_key]), or None.
-    hand_over(settings, before, effective, capacity) -> (outputs, restart_held, warnings): when another tool writes and
-      starts what carries our settings (lablabs.rke2), its inputs; restart_held when the unit must not be restarted yet.
+    hand_over(settings, before, effective, capacity) -> (outputs, restart_held, warnings, problems): when another tool
+      writes and starts what carries our settings (lablabs.rke2), its inputs; restart_held when the unit must not be
+      restarted yet.
     report_for(settings, outputs) -> the entries added to the platform's report once the plan holds.
     kubelet_version: the version of the kubelet the platform runs ("1.32"), whose rules judge the config; None when the
       platform does not tell it (the kubelet the project checks against, 1.36).
@@ -100,6 +117,6 @@ class Layout:
     warnings: list[str] | None = None
     report_key: str | None = None
     report: dict[str, Any] | None = None
-    hand_over: Callable[[dict[str, Any], dict[str, Any], dict[str, Any], int], tuple[dict[str, Any], bool, list[str]]] | None = None
+    hand_over: Callable[[dict[str, Any], dict[str, Any], dict[str, Any], int], tuple[dict[str, Any], bool, list[str], list[str]]] | None = None
     report_for: Callable[[dict[str, Any], dict[str, Any] | None], dict[str, Any]] | None = None
     kubelet_version: str | None = None

@@ -22,14 +22,14 @@ from typing import Any
 from ._flags import kubelet_flags
 from ._k3s_agent import AgentInputs, paths_to_read, version_minor, with_default_thresholds
 from ._plan_inputs import KubeletLayers, NodeFiles, Variables, dropin_document
-from ._platform import FileEntry, Layout, Node, Platform
+from ._platform import FileEntry, Layout, LayoutInputs, Node, Platform
 
 # install.sh: a server is SYSTEM_NAME=k3s, any other command k3s-<command> (k3s-agent).
 K3S_UNITS = {"server": "k3s.service", "agent": "k3s-agent.service"}
 
 
-def _paths_to_read(variables: Variables, files: NodeFiles | None, problems: list[str]) -> tuple[list[str], list[str]]:
-    return paths_to_read(variables, "k3s", problems)
+def _paths_to_read(variables: Variables, files: NodeFiles | None) -> tuple[list[str], list[str], list[str]]:
+    return paths_to_read(variables, "k3s")
 
 
 def _discover(variables: Variables, node: Node, files: NodeFiles, lablabs: dict[str, Any]) -> dict[str, Any]:
@@ -42,11 +42,10 @@ def _discover(variables: Variables, node: Node, files: NodeFiles, lablabs: dict[
     return facts
 
 
-def _layout(
-    variables: Variables, facts: dict[str, Any], files: NodeFiles, intent: dict[str, Any], dropin_name: str, nodes: list[dict[str, Any]], problems: list[str]
-) -> Layout | None:
+def _layout(inputs: LayoutInputs) -> tuple[Layout | None, list[str]]:
+    variables, facts = inputs.variables, inputs.facts
     version = variables.get("kubelet_numa_k3s_version") or facts.get("k3s_version")
-    minor = version_minor(version, "kubelet_numa_k3s_version", "a k3s version such as v1.32.5+k3s1", problems)
+    minor, problems = version_minor(version, "kubelet_numa_k3s_version", "a k3s version such as v1.32.5+k3s1")
     role = variables.get("kubelet_numa_k3s_role") or facts.get("k3s_role")
     # A role that is not a string (a list or mapping in the variable) is refused like any other, not a TypeError.
     unit = K3S_UNITS.get(role) if isinstance(role, str) else None
@@ -56,14 +55,13 @@ def _layout(
             "k3s-agent.service for an agent)"
         )
     if problems or minor is None or unit is None:
-        return None
-    agent = AgentInputs("k3s", minor, variables["kubelet_numa_k3s_config_dir"], variables["kubelet_numa_k3s_data_dir"], files, problems)
-    ours_fragment = f"{agent.fragment_dir}/{dropin_name}.yaml"
-    ours_dropin = f"{agent.dropin_dir}/{dropin_name}.conf"
-    if not agent.uses_dropins:
-        agent.replacing_fragments(ours_fragment, "k3s")
+        return None, problems
+    agent = AgentInputs("k3s", minor, variables["kubelet_numa_k3s_config_dir"], variables["kubelet_numa_k3s_data_dir"], inputs.files)
+    ours_fragment = f"{agent.fragment_dir}/{inputs.dropin_name}.yaml"
+    ours_dropin = f"{agent.dropin_dir}/{inputs.dropin_name}.conf"
+    problems = agent.problems + ([] if agent.uses_dropins else agent.replacing_fragments(ours_fragment, "k3s"))
     if problems:
-        return None
+        return None, problems
 
     def our_items(settings: dict[str, Any]) -> list[str]:
         return [flag[2:] for flag in kubelet_flags(with_default_thresholds(settings, []))]
@@ -87,18 +85,19 @@ def _layout(
     def report_for(settings: dict[str, Any], _outputs: dict[str, Any] | None) -> dict[str, Any]:
         return {"kubelet_args": our_items(settings)}
 
+    before = agent.layers_from(agent.current_sources)
     return Layout(
         unit=unit,
         apply_unit=None,
         files=entries,
         directories=directories,
-        before=agent.layers_from(agent.current_sources),
+        before=before,
         layers_for=layers_for,
         report_key="k3s",
         report={"version": version, "role": role, "form": "dropin" if agent.uses_dropins else "config.yaml.d"},
         report_for=report_for,
         kubelet_version=f"1.{minor}",
-    )
+    ), before.problems
 
 
 K3S = Platform(

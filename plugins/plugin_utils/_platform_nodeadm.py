@@ -12,17 +12,17 @@ from __future__ import annotations
 import copy
 import posixpath
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from ._config import API_VERSION, KIND, KubeletConfigError
 from ._eks import EksError, kube_reserved
 from ._eks import max_pods as eks_max_pods
-from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs, user_data_nodeconfigs
+from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs
 from ._feature_gates import kubelet_minor
 from ._kubelet_fields import field_type_problems
-from ._plan_inputs import KubeletLayers, NodeFiles, Variables, absolute_path, env_words, load_kubelet_config, vcpu_count
-from ._platform import KUBELET_UNIT, Layout, Node, Platform
+from ._plan_inputs import KubeletLayers, NodeFiles, Variables, absolute_path, absolute_paths, env_words, load_kubelet_config, vcpu_count
+from ._platform import KUBELET_UNIT, Layout, LayoutInputs, Node, Platform
+from ._platform_nodeadm_user_data import NODEADM_DROPIN, nodeadm_user_data
 
 # nodeadm's base config.json as nodeadm writes it on a node of a current EKS version, less what only names the node
 # or the cluster (clusterDNS, providerID): defaultKubeletSubConfig, withVersionToggles (feature gate
@@ -65,7 +65,6 @@ NODEADM_BASE_CONFIG: dict[str, Any] = {
         "TLS_RSA_WITH_AES_256_GCM_SHA384",
     ],
 }
-NODEADM_DROPIN = "40-nodeadm.conf"
 
 
 def nodeadm_base_feature_gates(kubelet_version: str | None = None) -> dict[str, bool]:
@@ -84,18 +83,15 @@ def nodeadm_base_feature_gates(kubelet_version: str | None = None) -> dict[str, 
 _UNIT_NAME = re.compile(r"[A-Za-z0-9:_.@\\-]{1,255}")
 
 
-def _paths_to_read(variables: Variables, files: NodeFiles | None, problems: list[str]) -> tuple[list[str | None], list[str | None]]:
-    wanted = [
-        absolute_path(variables, "kubelet_numa_nodeadm_kubelet_config", problems),
-        absolute_path(variables, "kubelet_numa_nodeadm_kubelet_environment", problems),
-    ]
-    dirs = [
-        absolute_path(variables, "kubelet_numa_nodeadm_config_dir", problems),
-        absolute_path(variables, "kubelet_numa_nodeadm_kubelet_dropin_dir", problems),
-    ]
+def _paths_to_read(variables: Variables, files: NodeFiles | None) -> tuple[list[str | None], list[str | None], list[str]]:
+    wanted, problems = absolute_paths(variables, ("kubelet_numa_nodeadm_kubelet_config", "kubelet_numa_nodeadm_kubelet_environment"))
+    dirs, found = absolute_paths(variables, ("kubelet_numa_nodeadm_config_dir", "kubelet_numa_nodeadm_kubelet_dropin_dir"))
+    problems += found
     if variables.get("kubelet_numa_nodeadm_user_data_path"):
-        wanted.append(absolute_path(variables, "kubelet_numa_nodeadm_user_data_path", problems))
-    return wanted, dirs
+        path, found = absolute_path(variables, "kubelet_numa_nodeadm_user_data_path")
+        wanted.append(path)
+        problems += found
+    return wanted, dirs, problems
 
 
 def _discover(variables: Variables, node: Node, files: NodeFiles, lablabs: dict[str, Any]) -> dict[str, Any]:
@@ -117,13 +113,12 @@ def _discover(variables: Variables, node: Node, files: NodeFiles, lablabs: dict[
     return facts
 
 
-def _nodeadm_base(variables: Variables, facts: dict[str, Any], nodes: list[dict[str, Any]], problems: list[str]) -> dict[str, Any] | None:
+def _nodeadm_base(variables: Variables, facts: dict[str, Any], nodes: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
     instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
     max_pods = variables.get("kubelet_numa_max_pods") or None
     vcpus = vcpu_count(nodes)
     if vcpus is None:
-        problems.append("nodeadm: the NUMA topology lists no CPUs; nodeadm reserves CPU by the node's online CPU count, so give cpus per NUMA node")
-        return None
+        return None, ["nodeadm: the NUMA topology lists no CPUs; nodeadm reserves CPU by the node's online CPU count, so give cpus per NUMA node"]
     try:
         if max_pods:
             reserved = kube_reserved(max_pods=max_pods, vcpus=vcpus)
@@ -131,162 +126,124 @@ def _nodeadm_base(variables: Variables, facts: dict[str, Any], nodes: list[dict[
             reserved = kube_reserved(instance_type, vcpus=vcpus)
             max_pods = eks_max_pods(instance_type)
         else:
-            problems.append(
+            unset = (
                 "kubelet_numa_instance_type: unset and not readable from the instance metadata, and the node has no "
                 "nodeadm base config to read kubeReserved from; set it (e.g. m5.large) or kubelet_numa_max_pods"
             )
-            return None
+            return None, [unset]
     except EksError as exc:
-        problems.append(f"kubelet_numa_instance_type: {exc}")
-        return None
+        return None, [f"kubelet_numa_instance_type: {exc}"]
     gates = nodeadm_base_feature_gates(variables.get("kubelet_numa_kubelet_version") or None)
-    return dict(copy.deepcopy(NODEADM_BASE_CONFIG), apiVersion=API_VERSION, kind=KIND, maxPods=max_pods, kubeReserved=reserved, featureGates=gates)
+    return dict(copy.deepcopy(NODEADM_BASE_CONFIG), apiVersion=API_VERSION, kind=KIND, maxPods=max_pods, kubeReserved=reserved, featureGates=gates), []
 
 
 def _nodeconfig(settings: dict[str, Any]) -> dict[str, Any]:
     return {"apiVersion": NODECONFIG_API_VERSION, "kind": NODECONFIG_KIND, "spec": {"kubelet": {"config": settings}}}
 
 
-def _nodeadm_file_kubelet(path: str, text: str, problems: list[str]) -> dict[str, Any]:
+def _nodeadm_file_kubelet(path: str, text: str) -> tuple[dict[str, Any], list[str]]:
     try:
         configs = [kubelet_config(document) for document in file_nodeconfigs(path, text)]
     except KubeletConfigError as exc:
-        problems.extend(f"{problem}; nodeadm would fail on it and leave the kubelet unconfigured" for problem in exc.problems)
-        return {}
-    for config in configs:
-        problems.extend(field_type_problems(config, f"{path}: spec.kubelet.config."))
-    return merge_kubelet_configs(configs)
+        return {}, [f"{problem}; nodeadm would fail on it and leave the kubelet unconfigured" for problem in exc.problems]
+    return merge_kubelet_configs(configs), [problem for config in configs for problem in field_type_problems(config, f"{path}: spec.kubelet.config.")]
 
 
-def _not_set_by(config: dict[str, Any], sources: dict[str, Any]) -> dict[str, Any]:
-    """The part of a merged kubelet config that `sources` (merged last) does not set, leaf by leaf."""
-    rest: dict[str, Any] = {}
-    for key, value in config.items():
-        if key not in sources:
-            rest[key] = value
-        elif isinstance(value, dict) and isinstance(sources[key], dict):
-            inner = _not_set_by(value, sources[key])
-            if inner:
-                rest[key] = inner
-    return rest
-
-
-def _nodeadm_user_data(
-    variables: Variables, facts: dict[str, Any], files: NodeFiles, current_dropin: dict[str, Any], nodeadm_d_now: dict[str, Any], problems: list[str]
-) -> tuple[Sequence[dict[str, Any] | None], str | None]:
-    """(user data kubelet configs in merge order, None standing for ours; what the plan assumed, or None when exact)."""
-    if "nodeadm_user_data_parts" in facts:
-        return list(facts["nodeadm_user_data_parts"]), None
-    text, path = variables.get("kubelet_numa_nodeadm_user_data") or "", variables.get("kubelet_numa_nodeadm_user_data_path") or ""
-    if text and path:
-        problems.append("kubelet_numa_nodeadm_user_data and kubelet_numa_nodeadm_user_data_path are both set; give the user data once")
-        return [], None
-    if path:
-        if files.get(path) is None:
-            problems.append(f"kubelet_numa_nodeadm_user_data_path: {path} does not exist on the node (or is not readable)")
-            return [], None
-        text, origin = files[path], path
-    elif not text and facts.get("nodeadm_user_data") is not None:
-        text, origin = facts["nodeadm_user_data"], "the instance's user data (IMDS)"
-        if not text:
-            return [], None  # the instance has no user data: nodeadm reads none
-    else:
-        origin = "kubelet_numa_nodeadm_user_data"
-    if text:
-        if not isinstance(text, str):
-            problems.append("kubelet_numa_nodeadm_user_data: %r must be the user data's text (MIME multi-part, NodeConfig YAML or base64)" % (text,))
-            return [], None
-        try:
-            configs = [kubelet_config(document) for document in user_data_nodeconfigs(text, origin)]
-        except KubeletConfigError as exc:
-            problems.extend("%s; at boot nodeadm cannot use this user data" % problem for problem in exc.problems)
-            return [], None
-        for config in configs:
-            problems.extend(field_type_problems(config, "%s: spec.kubelet.config." % origin))
-        return configs, None
-    # Not given: what the drop-in holds beyond the nodeadm.d files can only have come from the user data.
-    inferred = _not_set_by({key: value for key, value in current_dropin.items() if key not in ("apiVersion", "kind")}, nodeadm_d_now)
-    assumption = (
-        "the node's user data was not given (kubelet_numa_nodeadm_user_data, kubelet_numa_nodeadm_user_data_path or "
-        "kubelet_numa_nodeadm_user_data_from_imds), so the "
-        "plan assumes its kubelet settings are those of the current %s that no /etc/eks/nodeadm.d file sets: %s; a user data "
-        "value that a nodeadm.d file overrides is not seen. Give the user data to make the plan exact" % (NODEADM_DROPIN, ", ".join(sorted(inferred)) or "none")
+def _apply_unit_problems(apply_unit: object, source_dir: str) -> list[str]:
+    if isinstance(apply_unit, str) and _UNIT_NAME.fullmatch(apply_unit):
+        return []
+    problem = (
+        f"kubelet_numa_nodeadm_apply_service: {apply_unit!r} must be a systemd unit name (ASCII letters, digits and : - _ . \\ @): "
+        f"the unit that applies {source_dir} and starts the kubelet"
     )
-    return [inferred] if inferred else [], assumption
+    return [problem]
 
 
-def _layout(
-    variables: Variables, facts: dict[str, Any], files: NodeFiles, intent: dict[str, Any], dropin_name: str, nodes: list[dict[str, Any]], problems: list[str]
-) -> Layout | None:
-    base_path = variables["kubelet_numa_nodeadm_kubelet_config"]
-    source_dir = variables["kubelet_numa_nodeadm_config_dir"]
-    dropin_dir = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"]
-    environment = variables["kubelet_numa_nodeadm_kubelet_environment"]
-    ours_path = f"{source_dir}/{dropin_name}.yaml"
-    # No default of its own: the role's defaults are the only ones (nodeadm-run.service).
-    apply_unit = variables.get("kubelet_numa_nodeadm_apply_service")
-    if not isinstance(apply_unit, str) or not _UNIT_NAME.fullmatch(apply_unit):
-        problems.append(
-            f"kubelet_numa_nodeadm_apply_service: {apply_unit!r} must be a systemd unit name (ASCII letters, digits and : - _ . \\ @): "
-            f"the unit that applies {source_dir} and starts the kubelet"
-        )
-    if files.get(base_path) is not None:
-        base = load_kubelet_config(base_path, files[base_path], problems)
-    else:
-        base = _nodeadm_base(variables, facts, nodes, problems)
-    if problems:
-        return None
-    flags = [word for word in env_words(files.get(environment)) if not word.startswith(("--config=", "--config-dir="))]
-    dropin_path = dropin_dir + "/" + NODEADM_DROPIN
-    current_dropin = load_kubelet_config(dropin_path, files.get(dropin_path), problems) or {}
+def _base_reserved_warnings(inputs: LayoutInputs, base: dict[str, Any] | None) -> list[str]:
+    """The node's base config.json keeps a kubeReserved.memory other than nodeadm's formula gives: say which is used."""
+    variables, base_path = inputs.variables, inputs.variables["kubelet_numa_nodeadm_kubelet_config"]
+    instance_type = variables.get("kubelet_numa_instance_type") or inputs.facts.get("instance_type")
+    if inputs.files.get(base_path) is None or not instance_type or variables.get("kubelet_numa_max_pods"):
+        return []
+    expected, _problems = _nodeadm_base(variables, inputs.facts, inputs.nodes)
+    actual = ((base or {}).get("kubeReserved") or {}).get("memory")
+    if expected and actual and expected["kubeReserved"]["memory"] != actual:
+        return [
+            "%s has kubeReserved.memory %s, but nodeadm's formula gives %s for %s: the node's value is used"
+            % (base_path, actual, expected["kubeReserved"]["memory"], instance_type)
+        ]
+    return []
+
+
+def _sources(inputs: LayoutInputs, ours_path: str, current_dropin: dict[str, Any]) -> tuple[list[tuple[str | None, Any]], list[str], str | None, list[str]]:
+    """(the kubelet config sources nodeadm merges into 40-nodeadm.conf, in order, (None, None) standing for ours; the
+    problems of nodeadm.d files after ours that override it; what the plan assumed of the user data, or None; the
+    problems in reading the sources)."""
+    on_disk: dict[str, Any] = {}
+    problems: list[str] = []
     # nodeadm.d as it is now (ours included as last written), and as it will be (ours in its lexical place).
-    on_disk = {path: _nodeadm_file_kubelet(path, files[path] or "", problems) for path in config_files(files, source_dir)}
-    user_data, assumption = _nodeadm_user_data(variables, facts, files, current_dropin, merge_kubelet_configs(on_disk.values()), problems)
-    if problems:
-        return None
+    for path in config_files(inputs.files, inputs.variables["kubelet_numa_nodeadm_config_dir"]):
+        on_disk[path], found = _nodeadm_file_kubelet(path, inputs.files[path] or "")
+        problems += found
+    user_data, assumption, found = nodeadm_user_data(inputs.variables, inputs.facts, inputs.files, current_dropin, merge_kubelet_configs(on_disk.values()))
+    if problems + found:
+        return [], [], None, problems + found
     ours_in_user_data = None in user_data
     nodeadm_d = sorted(
         set(on_disk) - {ours_path} | ({ours_path} if not ours_in_user_data else set()), key=lambda path: posixpath.basename(path).encode("utf-8")
     )
-    sources = [(None if config is None else "user data", config) for config in user_data]
+    sources: list[tuple[str | None, Any]] = [(None if config is None else "user data", config) for config in user_data]
     sources += [(None if path == ours_path else path, None if path == ours_path else on_disk[path]) for path in nodeadm_d]
     ours_at = next(index for index, (label, _config) in enumerate(sources) if label is None)
-    if not ours_in_user_data:
-        for path, config in sources[ours_at + 1 :]:
-            written = config or {}
-            for name in sorted(set(written) & set(intent) | ({"reservedMemory"} & set(written))):
-                problems.append(
-                    f"{path} sets {name}, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
-                    "order); move it into kubelet_numa_config or remove it"
-                )
+    overrides = [
+        f"{path} sets {name}, which overrides the value numa.kubelet writes (nodeadm merges /etc/eks/nodeadm.d in lexical "
+        "order); move it into kubelet_numa_config or remove it"
+        for path, config in ([] if ours_in_user_data else sources[ours_at + 1 :])
+        for name in sorted(set(config or {}) & set(inputs.intent) | ({"reservedMemory"} & set(config or {})))
+    ]
+    return sources, overrides, assumption, []
+
+
+def _layout(inputs: LayoutInputs) -> tuple[Layout | None, list[str]]:
+    variables, files = inputs.variables, inputs.files
+    base_path, source_dir = variables["kubelet_numa_nodeadm_kubelet_config"], variables["kubelet_numa_nodeadm_config_dir"]
+    ours_path = f"{source_dir}/{inputs.dropin_name}.yaml"
+    # No default of its own: the role's defaults are the only ones (nodeadm-run.service).
+    apply_unit = variables.get("kubelet_numa_nodeadm_apply_service")
+    problems = _apply_unit_problems(apply_unit, source_dir)
+    if files.get(base_path) is not None:
+        base, found = load_kubelet_config(base_path, files[base_path])
+    else:
+        base, found = _nodeadm_base(variables, inputs.facts, inputs.nodes)
+    if problems + found:
+        return None, problems + found
+    flags = [
+        word for word in env_words(files.get(variables["kubelet_numa_nodeadm_kubelet_environment"])) if not word.startswith(("--config=", "--config-dir="))
+    ]
+    dropin_path = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"] + "/" + NODEADM_DROPIN
+    current, problems = load_kubelet_config(dropin_path, files.get(dropin_path))
+    current_dropin = current or {}
+    sources, overrides, assumption, found = _sources(inputs, ours_path, current_dropin)
+    if problems + found:
+        return None, problems + found
 
     def layers_for(settings: dict[str, Any]) -> KubeletLayers:
         # 40-nodeadm.conf as nodeadm rebuilds it at the next boot or nodeadm-run: the sources only, in order.
         dropin = merge_kubelet_configs(settings if config is None else config for _label, config in sources)
         return KubeletLayers(base_path, base, [(dropin_path, dict(dropin, apiVersion=API_VERSION, kind=KIND))], flags, ours=("dropin", 0))
 
-    before_dropins = [(dropin_path, current_dropin)] if current_dropin else []
-    warnings = [assumption] if assumption else []
-    instance_type = variables.get("kubelet_numa_instance_type") or facts.get("instance_type")
-    if files.get(base_path) is not None and instance_type and not variables.get("kubelet_numa_max_pods"):
-        expected = _nodeadm_base(variables, facts, nodes, [])
-        actual = ((base or {}).get("kubeReserved") or {}).get("memory")
-        if expected and actual and expected["kubeReserved"]["memory"] != actual:
-            warnings.append(
-                "%s has kubeReserved.memory %s, but nodeadm's formula gives %s for %s: the node's value is used"
-                % (base_path, actual, expected["kubeReserved"]["memory"], instance_type)
-            )
-    return Layout(
+    layout = Layout(
         unit=KUBELET_UNIT,
         apply_unit=apply_unit,
         files=[{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
         directories=[source_dir],
-        before=KubeletLayers(base_path, base, before_dropins, flags),
+        before=KubeletLayers(base_path, base, [(dropin_path, current_dropin)] if current_dropin else [], flags),
         layers_for=layers_for,
-        warnings=warnings,
+        warnings=([assumption] if assumption else []) + _base_reserved_warnings(inputs, base),
         report_key="nodeadm",
         report={"user_data": "assumed" if assumption else "given", "sources": [label or "numa.kubelet" for label, _c in sources]},
     )
+    return layout, overrides
 
 
 NODEADM = Platform(

@@ -56,14 +56,12 @@ def _sets_kubelet_arg(option: object) -> bool:
     return isinstance(data, dict) and any(str(key).rstrip("+") == "kubelet-arg" for key in data)
 
 
-def lablabs_inputs(lablabs: dict[str, Any], config_dir: str, problems: list[str]) -> LablabsInputs:
-    """What the lablabs.rke2 play will render for this host, from its own variables as the planning play sees them."""
-    servers_group = lablabs.get("servers_group") or LABLABS_SERVERS_GROUP
-    agents_group = lablabs.get("agents_group") or LABLABS_AGENTS_GROUP
-    in_group = {"rke2_server_options": bool(lablabs.get("in_servers_group")), "rke2_agent_options": bool(lablabs.get("in_agents_group"))}
-    kubelet_config_path = config_dir + "/" + LABLABS_KUBELET_CONFIG
+def _user_lists(lablabs: dict[str, Any]) -> tuple[dict[str, list[str | dict[str, Any]] | None], list[str] | None, dict[str, Any], list[str]]:
+    """lablabs.rke2's rke2_server_options / rke2_agent_options, rke2_kubelet_arg and rke2_kubelet_config as the planning
+    play sees them, each None (or {}) where it is not of the type lablabs.rke2 renders; then the problems."""
+    problems: list[str] = []
     options: dict[str, list[str | dict[str, Any]] | None] = {}
-    for name in in_group:
+    for name in ("rke2_server_options", "rke2_agent_options"):
         value = lablabs.get(name)
         if value is not None and (not isinstance(value, list) or not all(isinstance(item, (str, dict)) for item in value)):
             problems.append(f"{name}: {value!r} must be a list of 'option: value' strings or mappings (lablabs.rke2)")
@@ -77,6 +75,35 @@ def lablabs_inputs(lablabs: dict[str, Any], config_dir: str, problems: list[str]
     if not isinstance(kubelet_config, dict):
         problems.append(f"rke2_kubelet_config: {kubelet_config!r} must be a KubeletConfiguration mapping (lablabs.rke2)")
         kubelet_config = {}
+    return options, kubelet_arg, kubelet_config, problems
+
+
+def _kubelet_arg_problems(items: list[str], form: str, kubelet_config_path: str) -> list[str]:
+    """rke2_kubelet_arg items that name a kubelet config numa.kubelet cannot plan on."""
+    problems = []
+    for item in items:
+        key = flag_key(item)
+        if key == "config-dir" or (key == "config" and form != "kubelet_config"):
+            problems.append(
+                "rke2_kubelet_arg item %r names kubelet config numa.kubelet cannot plan on; give the settings as "
+                "rke2_kubelet_config (lablabs.rke2 writes it to %s) and numa.kubelet merges its own into it" % (item, kubelet_config_path)
+            )
+        elif key == "config" and item.partition("=")[2] != kubelet_config_path:
+            problems.append(
+                "rke2_kubelet_arg item %r: lablabs.rke2 writes rke2_kubelet_config to %s; name that file or leave the item "
+                "out (numa.kubelet adds it)" % (item, kubelet_config_path)
+            )
+    return problems
+
+
+def lablabs_inputs(lablabs: dict[str, Any], config_dir: str) -> tuple[LablabsInputs, list[str]]:
+    """What the lablabs.rke2 play will render for this host, from its own variables as the planning play sees them; then
+    the problems that would lose a setting."""
+    servers_group = lablabs.get("servers_group") or LABLABS_SERVERS_GROUP
+    agents_group = lablabs.get("agents_group") or LABLABS_AGENTS_GROUP
+    in_group = {"rke2_server_options": bool(lablabs.get("in_servers_group")), "rke2_agent_options": bool(lablabs.get("in_agents_group"))}
+    kubelet_config_path = config_dir + "/" + LABLABS_KUBELET_CONFIG
+    options, kubelet_arg, kubelet_config, problems = _user_lists(lablabs)
     form: Literal["kubelet_config", "kubelet_arg", "options"] = (
         "kubelet_config" if kubelet_config else ("kubelet_arg" if kubelet_arg is not None else "options")
     )
@@ -96,21 +123,10 @@ def lablabs_inputs(lablabs: dict[str, Any], config_dir: str, problems: list[str]
             "numa.kubelet's kubelet-arg would not reach config.yaml; add the host to its group" % (servers_group, agents_group)
         )
     items = list(kubelet_arg or [])
-    for item in items:
-        key = flag_key(item)
-        if key == "config-dir" or (key == "config" and form != "kubelet_config"):
-            problems.append(
-                "rke2_kubelet_arg item %r names kubelet config numa.kubelet cannot plan on; give the settings as "
-                "rke2_kubelet_config (lablabs.rke2 writes it to %s) and numa.kubelet merges its own into it" % (item, kubelet_config_path)
-            )
-        elif key == "config" and item.partition("=")[2] != kubelet_config_path:
-            problems.append(
-                "rke2_kubelet_arg item %r: lablabs.rke2 writes rke2_kubelet_config to %s; name that file or leave the item "
-                "out (numa.kubelet adds it)" % (item, kubelet_config_path)
-            )
+    problems += _kubelet_arg_problems(items, form, kubelet_config_path)
     if form == "kubelet_config" and not any(flag_key(item) == "config" for item in items):
         items.append("--config=" + kubelet_config_path)
-    return {
+    inputs: LablabsInputs = {
         "servers_group": servers_group,
         "agents_group": agents_group,
         "in_servers_group": in_group["rke2_server_options"],
@@ -123,6 +139,7 @@ def lablabs_inputs(lablabs: dict[str, Any], config_dir: str, problems: list[str]
         "form": form,
         "kubelet_arg_with_config": items,
     }
+    return inputs, problems
 
 
 def _conflicting_items(user_items: list[str], ours: list[str]) -> list[tuple[str, str]]:
@@ -140,9 +157,11 @@ def _conflicting_items(user_items: list[str], ours: list[str]) -> list[tuple[str
     return found
 
 
-def lablabs_kubelet_config(lablabs: LablabsInputs, settings: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """The user's rke2_kubelet_config with numa.kubelet's settings merged in; a field both set differently is refused."""
+def lablabs_kubelet_config(lablabs: LablabsInputs, settings: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The user's rke2_kubelet_config with numa.kubelet's settings merged in; a field both set differently is refused
+    (the problems)."""
     user = lablabs["kubelet_config"]
+    problems: list[str] = []
     for name, value in settings.items():
         if name not in user or user[name] == value:
             continue
@@ -155,11 +174,13 @@ def lablabs_kubelet_config(lablabs: LablabsInputs, settings: dict[str, Any], pro
         else:
             problems.append(f"rke2_kubelet_config.{name} is {user[name]!r}, kubelet_numa_config says {value!r}: set it in one place")
     document = merge_patch({key: value for key, value in user.items() if key not in ("apiVersion", "kind")}, settings)
-    return dropin_document(document)
+    return dropin_document(document), problems
 
 
-def lablabs_outputs(lablabs: LablabsInputs, settings: dict[str, Any], ours: list[str], problems: list[str]) -> dict[str, Any]:
-    """lablabs.rke2's variables for this host: the user's own values with numa.kubelet's merged in, for one wiring."""
+def lablabs_outputs(lablabs: LablabsInputs, settings: dict[str, Any], ours: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """lablabs.rke2's variables for this host: the user's own values with numa.kubelet's merged in, for one wiring;
+    then the problems (a user's setting that contradicts ours)."""
+    problems: list[str] = []
     line = f"kubelet-arg: {json.dumps(ours)}"
     server = list(lablabs["rke2_server_options"] or [])
     agent = list(lablabs["rke2_agent_options"] or [])
@@ -179,33 +200,22 @@ def lablabs_outputs(lablabs: LablabsInputs, settings: dict[str, Any], ours: list
         outputs["rke2_kubelet_arg"] = list(user_items) + ours
     else:
         outputs["rke2_kubelet_arg"] = lablabs["kubelet_arg_with_config"]
-        outputs["rke2_kubelet_config"] = {
-            key: value for key, value in lablabs_kubelet_config(lablabs, settings, problems).items() if key not in ("apiVersion", "kind")
-        }
+        document, conflicts = lablabs_kubelet_config(lablabs, settings)
+        problems += conflicts
+        outputs["rke2_kubelet_config"] = {key: value for key, value in document.items() if key not in ("apiVersion", "kind")}
     outputs.update(rke2_server_options=server, rke2_agent_options=agent)
-    return outputs
+    return outputs, problems
 
 
-def lablabs_hand_over(
-    lablabs: LablabsInputs,
-    settings: dict[str, Any],
-    ours: list[str],
-    config_path: str,
-    before: dict[str, Any],
-    effective: dict[str, Any],
-    capacity: int,
-    problems: list[str],
-) -> tuple[dict[str, Any], bool, list[str]]:
-    """(lablabs.rke2's variables for this host, whether the restart waits for lablabs.rke2, warnings).
+def lablabs_not_carried(config_path: str, before: dict[str, Any], effective: dict[str, Any], capacity: int) -> tuple[list[str], list[str]]:
+    """(why config.yaml does not carry our settings yet, warnings), both empty when it does: then the restart waits.
 
     lablabs.rke2 owns config.yaml: restarting RKE2 before config.yaml carries our settings would check an old config,
     so while the kubelet would run with other manager inputs than planned, the restart is lablabs.rke2's.
     """
-    outputs = lablabs_outputs(lablabs, settings, ours, problems)
     if before == effective:
-        outputs["not_carried"] = []
-        return outputs, False, []
-    outputs["not_carried"] = [
+        return [], []
+    not_carried = [
         "%s does not give the kubelet numa.kubelet's settings: with it the kubelet would run with %s, the plan is %s. Pass "
         "kubelet_numa_rke2_server_options, _agent_options, _kubelet_arg and _kubelet_config to lablabs.rke2 as "
         "examples/lablabs-rke2.yml does, and set no rke2_kubelet_arg or rke2_*_options where the planning play cannot see "
@@ -215,4 +225,4 @@ def lablabs_hand_over(
     warning = (
         "%s does not carry numa.kubelet's kubelet settings yet: lablabs.rke2 writes them from kubelet_numa_rke2_* (examples/lablabs-rke2.yml)" % config_path
     )
-    return outputs, True, [warning]
+    return not_carried, [warning]

@@ -25,12 +25,6 @@ EXCEPTIONS = {
     "plugin_utils/_alignment.py::alignment": "to split (issue 29)",
     "plugin_utils/_discovery.py::discover": "to split (issue 29)",
     "plugin_utils/_pending.py::role_writes": "to split (issue 29)",
-    "plugin_utils/_platform_k3s.py::_layout": "to split (issue 29)",
-    "plugin_utils/_platform_kubeadm.py::_layout": "to split (issue 29)",
-    "plugin_utils/_platform_nodeadm.py::_layout": "to split (issue 29)",
-    "plugin_utils/_platform_rke2.py::_layout": "to split (issue 29)",
-    "plugin_utils/_platform_rke2_lablabs.py::lablabs_inputs": "to split (issue 29)",
-    "plugin_utils/_platform_rke2_lablabs.py::lablabs_hand_over": "to split (issue 29)",
     "plugin_utils/_render_tree.py::write_host": "to split (issue 29)",
     "plugin_utils/_rollout_budget.py::rollout_plan": "keyword arguments one per rollout variable, as the filter _rollout_plan passes them",
 }
