@@ -20,7 +20,7 @@ def _release(text: str) -> tuple[int, ...]:
 
 
 def minimum_core(runtime_path: str = _RUNTIME) -> str:
-    """The lower bound of requires_ansible (">=2.16.0,<2.22.0" gives "2.16.0")."""
+    """The lower bound of requires_ansible (">=2.18.0,<2.22.0" gives "2.18.0")."""
     with open(runtime_path, encoding="utf-8") as handle:
         match = re.search(r"""^requires_ansible:\s*["']?[^"'\n]*>=\s*([0-9.]+)""", handle.read(), re.MULTILINE)
     if not match:

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """meta/runtime.yml's routing, through ansible-playbook of the ansible-core under test (scripts/test-matrix runs this
-file on each core, 2.16 to 2.21): every renamed filter's and module's old name gives its new name's result, and a
+file on each core, 2.18 to 2.21): every renamed filter's and module's old name gives its new name's result, and a
 module of the user's own that imports a renamed module_utils by its old path runs with the new one (AnsiballZ), each
 with a deprecation warning carrying the entry's text; an action of the user's own imports the old paths too
 (import_redirection); ansible-doc lists each filter and module once and no old name; every filter and module a release

@@ -8,7 +8,7 @@ it do not reach it. The roll's role calls (apply: the kubelet_numa role; verify:
 role's planning) are therefore blocks whose rescue raises the failure again from tasks that carry the step.
 
 The roll runs here through ansible-playbook of the ansible-core under test (scripts/test-matrix runs this file on each
-core, 2.16 to 2.21), on local hosts that each fail at another step: the real roll_host.yml with the real
+core, 2.18 to 2.21), on local hosts that each fail at another step: the real roll_host.yml with the real
 kubelet_numa role and verify_host.yml, and a kubectl stand-in that fails the subcommand a host's kubeconfig names.
 Four hosts lose their control host (an ssh stand-in that runs the commands here until it is gone) at a step on it:
 the roll's ignore_unreachable leaves that step UNREACHABLE without a failure, and the roll must stop there, before

@@ -1,6 +1,6 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""patch_module_args on every ansible-core the collection supports (the version matrix runs these tests on 2.16 on)."""
+"""patch_module_args on every ansible-core the collection supports (the version matrix runs these tests on 2.18 on)."""
 
 from __future__ import annotations
 

@@ -10,17 +10,17 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import 
 
 
 def test_the_lower_bound_comes_from_the_shipped_runtime_yml():
-    assert minimum_core() == "2.16.0"
+    assert minimum_core() == "2.18.0"
 
 
-@pytest.mark.parametrize("version", ["2.16.0", "2.16.19", "2.19.14", "2.21.5", "2.22.0.dev0", "2.20.0rc1"])
+@pytest.mark.parametrize("version", ["2.18.0", "2.18.19", "2.19.14", "2.21.5", "2.22.0.dev0", "2.20.0rc1"])
 def test_supported_or_newer_cores_pass(version):
     assert too_old_message(version) is None
 
 
-@pytest.mark.parametrize("version", ["2.15.13", "2.9.27", "2.15.0"])
+@pytest.mark.parametrize("version", ["2.17.14", "2.17.0", "2.16.19", "2.15.13", "2.9.27"])
 def test_older_cores_get_one_line_naming_both_versions(version):
-    assert too_old_message(version) == f"numa.kubelet needs ansible-core >= 2.16.0 (meta/runtime.yml); this is ansible-core {version}"
+    assert too_old_message(version) == f"numa.kubelet needs ansible-core >= 2.18.0 (meta/runtime.yml); this is ansible-core {version}"
 
 
 def test_a_runtime_yml_without_a_lower_bound_is_a_packaging_error(tmp_path):
