@@ -190,6 +190,33 @@ options:
     elements: path
     default: []
     version_added: 0.2.0
+  progress_record:
+    description:
+      - "A file written (mode C(0644), owner and group root, its directory made) just before the transaction starts,
+        and left on the node whatever the outcome: the caller's record that a change of this node began, on the node
+        before anything of the change (C(numa.kubelet.rollout)'s node-local progress, docs/rollout.md, \"Resuming after
+        a lost controller\"). Not written in check mode, nor when nothing is written and nothing restarted."
+    type: dict
+    version_added: 0.2.0
+    suboptions:
+      path:
+        description: The file (an absolute path).
+        type: path
+        required: true
+      content:
+        description: Its whole text.
+        type: str
+        required: true
+  remove_when_settled:
+    description:
+      - "Files removed once the task's result is a kubelet that runs settled with its config (a final verdict that did
+        not fail, or nothing to write and nothing to restart); never after a failure or a rollback, nor in check mode.
+        With O(only_report) and O(token), the final verdict of the rollout's restart removes its node-local progress
+        record (O(progress_record)) in the same call. A file that cannot be removed is a warning."
+    type: list
+    elements: path
+    default: []
+    version_added: 0.2.0
 attributes:
   check_mode:
     description: Reports which files of O(write) it would change and that it would restart the kubelet, and does nothing.
@@ -270,6 +297,12 @@ token:
   description: The transaction's token, for O(only_report) (its final verdict after a report with RV(settled) V(false)).
   returned: when the transaction was started or has reported
   type: str
+  version_added: 0.2.0
+removed:
+  description: The files of O(remove_when_settled) that were removed.
+  returned: when one was removed
+  type: list
+  elements: str
   version_added: 0.2.0
 transaction_failed:
   description: With O(only_report), whether the transaction reported failed (also when the task's C(failed_when) hides it).

@@ -91,7 +91,8 @@ def roll_decision(record_text: object, *, cluster: bool, cordoned: bool, pending
     Returns the steps: drain (cordon, record, drain), wait_ready (Ready from the new kubelet: after a restart, and on a
     resumed node), and the records as JSON merge patches of the Node (cluster) or the file's text (node-local):
     start (before the drain, with the cordon when the rollout takes it), applied (after the apply), finish (after
-    verify: the rollout's cordon lifted, the record removed). Also the summary's words: message, resumed, problem.
+    verify: the rollout's cordon lifted, the record removed); node-local also restart_kubelet's progress_record (or
+    None) and remove_when_settled (remove). Also the summary's words: message, resumed, problem.
     """
     record, problem = read_progress(record_text)
     if not cluster:
@@ -128,6 +129,8 @@ def roll_decision(record_text: object, *, cluster: bool, cordoned: bool, pending
         "start": start,
         "applied": applied,
         "finish": finish,
+        "progress_record": None,
+        "remove": [],
         "message": message,
         "resumed": _resumed(record, digest, cordoned, cluster),
         "problem": problem,
@@ -136,13 +139,17 @@ def roll_decision(record_text: object, *, cluster: bool, cordoned: bool, pending
 
 def _node_local_decision(record: dict | None, problem: str, pending: bool, digest: str) -> dict:
     """Node-local: no cordon; the file says a roll was cut short, and is removed once the node is verified."""
+    start = _record(None, digest, "apply") if pending else None
+    finish = "remove" if pending or record is not None or problem else None
     return {
         "owner": None,
         "drain": False,
         "wait_ready": False,
-        "start": _record(None, digest, "apply") if pending else None,
+        "start": start,
         "applied": None,
-        "finish": "remove" if pending or record is not None or problem else None,
+        "finish": finish,
+        "progress_record": {"path": PROGRESS_FILE, "content": start} if start is not None else None,
+        "remove": [PROGRESS_FILE] if finish is not None else [],
         "message": "node-local",
         "resumed": _resumed(record, digest, False, False),
         "problem": problem,

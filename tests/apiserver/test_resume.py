@@ -6,7 +6,7 @@
 The controller is lost by killing the whole ansible-playbook process group (SIGKILL: nothing of the controller
 cleans up) at a step of rollout-n1's roll: a kubectl on the control host that hangs at one call (a pause hook: the
 drain, the record that the apply is done, the uncordon), the drain itself stuck on a PodDisruptionBudget after it
-evicted another pod (mid-drain), or node-local the output that shows the record written. Then the rollout runs again,
+evicted another pod (mid-drain), or node-local once the record file is on the node. Then the rollout runs again,
 unchanged: every node ends converged and schedulable, the summary says what was resumed, and a node someone cordoned
 by hand stays cordoned and is reported.
 """
@@ -208,13 +208,8 @@ def test_lost_after_the_apply_or_verify_the_rerun_checks_and_uncordons_the_conve
 def test_node_local_the_record_is_a_file_on_the_node_and_the_rerun_names_what_it_resumed(fleet):
     fleet.reset()
     controller = Controller(fleet, "--limit", "rollout-n1", "-e", "kubelet_numa_rollout_node_local=true")
-    marker = "Record the roll on the node (node-local mode)]"
-
-    def recorded():
-        output = controller.output
-        return marker in output and "changed: [rollout-n1]" in output.split(marker)[1]
-
-    controller.kill_when(recorded)
+    # The restart's own call writes the record just before its transaction starts (restart_kubelet's progress_record).
+    controller.kill_when(lambda: fleet.sh("rollout-n1", "test -e " + RECORD_FILE, check=False).returncode == 0)
     written = json.loads(fleet.sh("rollout-n1", "cat " + RECORD_FILE).stdout)
     assert written["by"] is None and written["step"] == "apply" and len(written["digest"]) == 16
 

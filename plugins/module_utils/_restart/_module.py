@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._detach import RunPaths, start_detached
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import diffs, pending_directories, pending_writes
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._node import write_file
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._report import exit_with, last_report, wait_for_report, without_transaction
 
 ARGUMENT_SPEC = {
@@ -46,6 +48,8 @@ ARGUMENT_SPEC = {
     "token": {"type": "str", "no_log": False},
     "heal_record": {"type": "bool", "default": False},
     "heal_exclude": {"type": "list", "elements": "path", "default": []},
+    "progress_record": {"type": "dict", "options": {"path": {"type": "path", "required": True}, "content": {"type": "str", "required": True}}},
+    "remove_when_settled": {"type": "list", "elements": "path", "default": []},
 }
 OCTAL_MODE = re.compile(r"^0?[0-7]{3}$")
 
@@ -59,9 +63,13 @@ def refused(params):
     for item in params["write"]:
         if not OCTAL_MODE.match(item["mode"]):
             return f'restart_kubelet: write: {item["path"]} needs an octal mode such as "0644", got {item["mode"]!r}'
-    for path in params["directories"]:
-        if not path.startswith("/"):
-            return f"restart_kubelet: directories: each needs an absolute path, got {path!r}"
+    for option in ("directories", "remove_when_settled"):
+        for path in params[option]:
+            if not path.startswith("/"):
+                return f"restart_kubelet: {option}: each needs an absolute path, got {path!r}"
+    record = params["progress_record"]
+    if record and not record["path"].startswith("/"):
+        return f"restart_kubelet: progress_record: needs an absolute path, got {record['path']!r}"
     return None
 
 
@@ -84,9 +92,25 @@ def run(module):
         exit_with(module, without_transaction(changed, writes, f"check mode: {len(writes)} file(s) would be written{restarted}"))
     if not params["restart"] and not writes and not pending_directories(params["directories"]):
         exit_with(module, without_transaction(False, [], f"{params['unit']}: the files are in place; nothing restarted"))
+    if params["progress_record"]:
+        write_progress_record(module, params)
     token = start_detached(params, paths.make())
     if not params["wait"]:
         written = [item["path"] for item in writes]
         msg = f"{params['unit']}: the transaction runs on the node; its report: only_report with this token"
         exit_with(module, {"changed": True, "token": token, "steps": [], "written": written, "diff": diffs(writes), "msg": msg})
     wait_for_report(module, params, paths, token, writes)
+
+
+def write_progress_record(module, params):
+    """The caller's record that a change of this node began (numa.kubelet.rollout's node-local progress), written before
+    the transaction starts so that it is on the node whatever becomes of the controller; kept whatever the outcome."""
+    record = params["progress_record"]
+    try:
+        os.makedirs(os.path.dirname(record["path"]), mode=0o755, exist_ok=True)
+        write_file(record["path"], record["content"], "0644")
+    except OSError as exc:
+        module.fail_json(
+            msg=f"restart_kubelet: writing the progress record {record['path']} failed ({exc.strerror or exc}); nothing was written and "
+            f"{params['unit']} was not restarted"
+        )

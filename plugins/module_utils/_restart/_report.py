@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._detach import wait_for_the_running_transaction
@@ -13,10 +14,30 @@ from ansible_collections.numa.kubelet.plugins.module_utils._restart._node import
 
 
 def exit_with(module, result):
-    """End the task with `result`: failed when the transaction failed."""
+    """End the task with `result`: failed when the transaction failed. A final verdict that the kubelet runs settled
+    (or nothing to restart) first removes the files of remove_when_settled."""
     if result.get("failed"):
         module.fail_json(**result)
+    if result.get("settled") is True and not module.check_mode:
+        _remove_when_settled(module, result)
     module.exit_json(**result)
+
+
+def _remove_when_settled(module, result):
+    """Remove the files of remove_when_settled that exist; one that cannot be removed is a warning, never a failure of
+    a kubelet that runs."""
+    removed = []
+    for path in module.params["remove_when_settled"]:
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            module.warn(f"restart_kubelet: {path} could not be removed: {exc.strerror or exc}")
+            continue
+        removed.append(path)
+    if removed:
+        result.update(removed=removed, changed=True)
 
 
 def without_transaction(changed, writes, msg):

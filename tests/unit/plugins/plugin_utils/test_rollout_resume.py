@@ -11,6 +11,7 @@ import pytest
 from ansible_collections.numa.kubelet.plugins.plugin_utils._config import KubeletConfigError
 from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_resume import (
     PROGRESS_ANNOTATION,
+    PROGRESS_FILE,
     intent_digest,
     process_started_at,
     read_progress,
@@ -74,6 +75,8 @@ def test_a_converged_node_without_a_record_is_left_alone():
         "start": None,
         "applied": None,
         "finish": None,
+        "progress_record": None,
+        "remove": [],
         "message": "already converged, not drained",
         "resumed": "",
         "problem": "",
@@ -137,11 +140,20 @@ def test_node_local_the_record_is_a_file_written_before_the_apply_and_removed_af
     fresh = roll_decision(None, cluster=False, cordoned=False, pending=True, digest=DIGEST)
     assert json.loads(fresh["start"]) == {"by": None, "digest": DIGEST, "step": "apply"}
     assert (fresh["finish"], fresh["drain"], fresh["owner"], fresh["message"], fresh["resumed"]) == ("remove", False, None, "node-local", "")
+    # The restart's transaction writes it and its final verdict removes it (restart_kubelet's options).
+    assert fresh["progress_record"] == {"path": PROGRESS_FILE, "content": fresh["start"]} and fresh["remove"] == [PROGRESS_FILE]
     resumed = roll_decision(fresh["start"], cluster=False, cordoned=False, pending=False, digest=DIGEST)
     assert resumed["start"] is None and resumed["finish"] == "remove"
+    assert resumed["progress_record"] is None and resumed["remove"] == [PROGRESS_FILE]
     assert resumed["resumed"] == "resumed: an interrupted roll of this plan had reached apply (it was about to change the node, or changing it)"
     converged = roll_decision("", cluster=False, cordoned=False, pending=False, digest=DIGEST)
     assert (converged["start"], converged["finish"], converged["resumed"]) == (None, None, "")
+    assert (converged["progress_record"], converged["remove"]) == (None, [])
+
+
+def test_cluster_mode_keeps_its_record_on_the_node_object_not_in_a_file():
+    decided = cluster(None, cordoned=False, pending=True)
+    assert decided["start"] is not None and (decided["progress_record"], decided["remove"]) == (None, [])
 
 
 def test_the_digest_is_the_hosts_intent_whatever_its_order():
