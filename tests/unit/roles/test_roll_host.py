@@ -91,12 +91,12 @@ def test_every_step_is_a_task_of_the_roll():
 
 def test_the_rule_refuses_a_task_without_its_step_and_a_bare_role_call():
     items = list(_items(_load_roll_block()["block"]))
-    (drain,) = [dict(item, vars={}) for item in items if item.get("name") == "Cordon and drain the node"]
+    (uncordon,) = [dict(item, vars={}) for item in items if item.get("name") == "Uncordon the node"]
     bare_call = {"name": "Apply", "ansible.builtin.import_role": {"name": "numa.kubelet.kubelet_numa"}, "vars": {STEP: "apply"}}
     (apply,) = [item for item in items if "block" in item and item["rescue"][0]["vars"][STEP] == "apply"]
     unmarked = dict(apply, rescue=[dict(task, vars={STEP: "apply"}) for task in apply["rescue"]])
-    assert unstepped([{"name": "A group", "block": [drain, bare_call]}, unmarked]) == [
-        f"'Cordon and drain the node': no step of {sorted(STEPS)} in its own vars",
+    assert unstepped([{"name": "A group", "block": [uncordon, bare_call]}, unmarked]) == [
+        f"'Uncordon the node': no step of {sorted(STEPS)} in its own vars",
         "'Apply': its tasks do not get its vars; put it in a block whose rescue carries the step",
         f"'Apply the kubelet NUMA configuration': its rescue must end with an ansible.builtin.fail that has {RERAISE}: true",
     ]
