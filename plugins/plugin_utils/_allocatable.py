@@ -10,7 +10,9 @@ of the first non-zero term, which decides how the kubelet prints the total in it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ._config import (
     MEMORY_TYPE,
@@ -35,7 +37,7 @@ class Term:
     source: str
     quantity: Quantity
 
-    def describe(self):
+    def describe(self) -> str:
         return f"{self.source} {self.quantity}"
 
 
@@ -43,16 +45,16 @@ class Term:
 class Reservation:
     """The node-allocatable memory reservation: its terms and their exact sum."""
 
-    terms: tuple
+    terms: tuple[Term, ...]
     total: Quantity
 
-    def describe(self):
+    def describe(self) -> str:
         if not self.terms:
             return "nothing reserved (no kubeReserved, systemReserved or hard-eviction memory)"
         return " + ".join(term.describe() for term in self.terms)
 
 
-def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
+def eviction_memory_term(config: Mapping[str, Any], memory_capacity: object = None, capacity_required: bool = True) -> Term | None:
     """The hard-eviction memory.available term, or None when it is zero; raises on any invalid threshold.
 
     - no evictionHard in the main config: the kubelet's default applies (100Mi);
@@ -72,7 +74,7 @@ def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
         if MEMORY_AVAILABLE not in thresholds and merge_defaults:
             thresholds = dict(thresholds, **{MEMORY_AVAILABLE: DEFAULT_MEMORY_AVAILABLE})
             source = "evictionHard memory.available (kubelet default, mergeDefaultEvictionSettings)"
-    problems = []
+    problems: list[str] = []
     parsed = {}
     for signal, value in thresholds.items():
         try:
@@ -84,8 +86,8 @@ def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
     memory = parsed.get(MEMORY_AVAILABLE)
     if memory is None:
         return None
-    kind, amount = memory
-    if kind == "quantity":
+    _kind, amount = memory
+    if isinstance(amount, Quantity):
         return Term(source, amount)
     capacity = parse_capacity(memory_capacity)
     if capacity is None and not capacity_required:
@@ -101,10 +103,10 @@ def eviction_memory_term(config, memory_capacity=None, capacity_required=True):
     return Term("%s %s of %d bytes" % (source, value, capacity), threshold_quantity(amount, capacity))
 
 
-def memory_reservation(config, memory_capacity=None):
+def memory_reservation(config: Mapping[str, Any], memory_capacity: object = None) -> Reservation:
     """The node-allocatable reservation of type "memory": systemReserved + kubeReserved + hard eviction."""
-    problems = []
-    terms = []
+    problems: list[str] = []
+    terms: list[Term] = []
     for field in ("systemReserved", "kubeReserved"):
         try:
             quantity = reserved_resource_list(config, field).get(MEMORY_TYPE)
@@ -128,7 +130,7 @@ def memory_reservation(config, memory_capacity=None):
     return Reservation(tuple(terms), total)
 
 
-def memory_capacity_problems(config, memory_capacity=None):
+def memory_capacity_problems(config: Mapping[str, Any], memory_capacity: object = None) -> list[str]:
     """The container manager's validateNodeAllocatable for memory (pkg/kubelet/cm/node_container_manager_linux.go):
     systemReserved + kubeReserved + hard eviction may not exceed the node's memory capacity (MemTotal x 1024).
 
@@ -136,10 +138,10 @@ def memory_capacity_problems(config, memory_capacity=None):
     """
     try:
         capacity = parse_capacity(memory_capacity)
-        reservation = memory_reservation(config, memory_capacity) if capacity is not None else None
+        if capacity is None:
+            return []
+        reservation = memory_reservation(config, memory_capacity)
     except KubeletConfigError:
-        return []
-    if reservation is None:
         return []
     capacity_quantity = Quantity.from_int(capacity, "BinarySI")
     if capacity_quantity >= reservation.total:

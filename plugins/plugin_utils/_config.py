@@ -10,6 +10,8 @@ message where the kubelet has one. The config dict uses the kubelet's own field 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ._go_text import go_quote
 from ._quantity import Quantity, QuantityError
@@ -37,7 +39,7 @@ HUGEPAGES_PREFIX = "hugepages-"
 RESERVABLE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "pid")
 
 
-def lookalike_hint(value):
+def lookalike_hint(value: object) -> str:
     """For a refused name that holds non-ASCII characters (a Cyrillic a in "Static" looks right and is not): which ones."""
     if not isinstance(value, str) or value.isascii():
         return ""
@@ -52,17 +54,17 @@ def lookalike_hint(value):
 class KubeletConfigError(ValueError):
     """One or more problems that would make the kubelet refuse (or silently misread) a config."""
 
-    def __init__(self, problems):
+    def __init__(self, problems: Iterable[str]) -> None:
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
 
 
-def is_memory_type(resource_name):
+def is_memory_type(resource_name: str) -> bool:
     """True for the resource types the memory manager manages (memory and hugepages-<size>)."""
     return resource_name == MEMORY_TYPE or resource_name.startswith(HUGEPAGES_PREFIX)
 
 
-def parse_quantity(value, path):
+def parse_quantity(value: object, path: str) -> Quantity:
     """Parse a quantity written in YAML: a string, or an integer as Kubernetes' JSON decoding also accepts."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         # A float has already lost the digits the user wrote; Kubernetes would parse the original text.
@@ -75,17 +77,18 @@ def parse_quantity(value, path):
         raise KubeletConfigError([f"{path}: {exc}"]) from exc
 
 
-def parse_capacity(memory_capacity):
+def parse_capacity(memory_capacity: object) -> int | None:
     """The node's memory capacity in bytes (MemTotal of /proc/meminfo x 1024), given as bytes or a quantity."""
     if memory_capacity is None:
         return None
     capacity = parse_quantity(memory_capacity, "memory_capacity")
-    if capacity.sign() <= 0 or capacity.as_int64() is None:
+    capacity_bytes = capacity.as_int64()
+    if capacity.sign() <= 0 or capacity_bytes is None:
         raise KubeletConfigError([f"memory_capacity: {memory_capacity!r} must be a positive whole number of bytes (MemTotal of /proc/meminfo x 1024)"])
-    return capacity.as_int64()
+    return capacity_bytes
 
 
-def mapping_field(config, field):
+def mapping_field(config: Mapping[str, Any], field: str) -> dict[str, Any]:
     """A map-valued top-level field; absent or null gives {}."""
     value = config.get(field)
     if value is None:
@@ -95,15 +98,15 @@ def mapping_field(config, field):
     return value
 
 
-def reserved_resource_list(config, field):
+def reserved_resource_list(config: Mapping[str, Any], field: str) -> dict[str, Quantity]:
     """kubeReserved / systemReserved parsed as the kubelet's ParseResourceList does, as {name: Quantity}.
 
     The texts are cmd/kubelet/app/server.go parseResourceList's inside run's `--kube-reserved value failed to parse: `
     (or `--system-reserved`).
     """
     flag = "--kube-reserved" if field == "kubeReserved" else "--system-reserved"
-    problems = []
-    parsed = {}
+    problems: list[str] = []
+    parsed: dict[str, Quantity] = {}
     for name, text in mapping_field(config, field).items():
         path = f"{field}.{name}"
         refused = f"{path}: {flag} value failed to parse: "
@@ -134,7 +137,7 @@ def reserved_resource_list(config, field):
     return parsed
 
 
-def string_field(config, field):
+def string_field(config: Mapping[str, Any], field: str) -> str | None:
     """A string-valued top-level field, or None when absent."""
     value = config.get(field)
     if value is not None and not isinstance(value, str):
@@ -142,7 +145,7 @@ def string_field(config, field):
     return value
 
 
-def bool_field(config, field):
+def bool_field(config: Mapping[str, Any], field: str) -> bool:
     """A boolean top-level field; absent gives False."""
     value = config.get(field, False)
     if value is None:
@@ -152,7 +155,7 @@ def bool_field(config, field):
     return value
 
 
-def plain_data(value):
+def plain_data(value: Any) -> Any:
     """The value with builtin types only: Ansible hands the engine str/dict subclasses that carry its tags, whose
     repr() and YAML form differ from the builtin ones."""
     if isinstance(value, dict):

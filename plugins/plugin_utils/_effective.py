@@ -24,6 +24,7 @@ import copy
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Any
 
 from ._config import KubeletConfigError
 from ._kubelet_defaults import apply_defaults, set_defaults
@@ -43,14 +44,14 @@ class ParsedFlags:
     config: str | None = None
     config_dir: str | None = None
     # (field, value, kind, flag word) in command-line order, for the config fields of FLAG_FORMS.
-    overrides: list = field(default_factory=list)
+    overrides: list[tuple[str, Any, str, str]] = field(default_factory=list)
     # Every config-carrying flag as a normalised "--name=value" word, in order (what a real kubelet must be given).
-    config_flags: list = field(default_factory=list)
+    config_flags: list[str] = field(default_factory=list)
     # Flags this engine does not interpret (--kubeconfig, --node-ip, ...): kept, not part of the memory plan.
-    other_flags: list = field(default_factory=list)
+    other_flags: list[str] = field(default_factory=list)
 
 
-def split_words(text, source):
+def split_words(text: str, source: str) -> list[str]:
     """The words of a systemd Environment value or shell-style KUBELET_EXTRA_ARGS string."""
     try:
         return shlex.split(text)
@@ -58,7 +59,7 @@ def split_words(text, source):
         raise KubeletConfigError([f"{source}: cannot split {text!r} into kubelet flags: {exc}"]) from exc
 
 
-def _pairs(value, separator, flag_word):
+def _pairs(value: str, separator: str, flag_word: str) -> dict[str, str]:
     result = {}
     for pair in value.split(","):
         if not pair.strip():
@@ -70,7 +71,7 @@ def _pairs(value, separator, flag_word):
     return result
 
 
-def _reserved_memory(value, flag_word):
+def _reserved_memory(value: str, flag_word: str) -> list[dict[str, Any]]:
     # utilflag.ReservedMemoryVar.Set: ";" between NUMA nodes, ":" after the id, "," between limits, "=" in a limit.
     items = []
     for node in value.split(";"):
@@ -83,7 +84,7 @@ def _reserved_memory(value, flag_word):
     return items
 
 
-def _feature_gates(value, flag_word):
+def _feature_gates(value: str, flag_word: str) -> dict[str, bool]:
     gates = {}
     for key, text in _pairs(value, "=", flag_word).items():
         if text not in _TRUE + _FALSE:
@@ -92,7 +93,7 @@ def _feature_gates(value, flag_word):
     return gates
 
 
-def _parse_value(name, kind, value, flag_word):
+def _parse_value(name: str, kind: str, value: str, flag_word: str) -> Any:
     if kind == "scalar":
         if name in _INT_FLAGS:
             if not re.match(r"^[+-]?[0-9]+$", value):
@@ -113,7 +114,7 @@ def _parse_value(name, kind, value, flag_word):
     return [item for item in value.split(",") if item]
 
 
-def parse_kubelet_flags(words):
+def parse_kubelet_flags(words: object) -> ParsedFlags:
     """Sort kubelet command-line words (--name=value or --name value) into layers, config overrides and others."""
     if isinstance(words, str) or not isinstance(words, (list, tuple)):
         raise KubeletConfigError([f"kubelet flags: {words!r} must be a list of command-line words such as '--kube-reserved=memory=1Gi'"])
@@ -148,7 +149,7 @@ def parse_kubelet_flags(words):
     return parsed
 
 
-def merge_patch(target, patch):
+def merge_patch(target: object, patch: object) -> Any:
     """RFC 7386 JSON merge patch: maps merge key by key, anything else (lists included) replaces, null deletes."""
     if not isinstance(patch, dict):
         return copy.deepcopy(patch)
@@ -161,7 +162,7 @@ def merge_patch(target, patch):
     return result
 
 
-def apply_flag_overrides(config, overrides):
+def apply_flag_overrides(config: dict[str, Any], overrides: list[tuple[str, Any, str, str]]) -> dict[str, Any]:
     """Apply parsed flag overrides in order: first use of a map or list flag replaces, repeats add to it."""
     result = copy.deepcopy(config)
     seen = set()
@@ -178,7 +179,7 @@ def apply_flag_overrides(config, overrides):
     return result
 
 
-def _document(value, what):
+def _document(value: object, what: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -186,7 +187,7 @@ def _document(value, what):
     return value
 
 
-def effective_kubelet_config(main=None, dropins=(), flags=(), kubelet_version=None):
+def effective_kubelet_config(main: object = None, dropins: object = (), flags: object = (), kubelet_version: str | None = None) -> dict[str, Any]:
     """The config the kubelet runs with, defaults included (those of kubelet_version: None is 1.36; _kubelet_defaults).
 
     main: the --config file as a dict, or None when the kubelet gets no --config (all defaults);

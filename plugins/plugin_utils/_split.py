@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ._allocatable import memory_reservation
+from ._allocatable import Reservation, memory_reservation
 from ._config import MEMORY_TYPE, KubeletConfigError, parse_quantity
 from ._quantity import Quantity, canonical_bytes
 
@@ -35,9 +37,9 @@ class NumaNode:
     cpus: tuple[int, ...] | None = None
 
 
-def numa_nodes_from(value):
+def numa_nodes_from(value: object) -> list[NumaNode]:
     """Accept a list of ids or the node list of numa.kubelet.numa_facts; return NumaNodes sorted by id."""
-    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
         raise KubeletConfigError([f"numa_nodes: {value!r} must be a list of NUMA node ids or the numa_nodes list from numa.kubelet.numa_facts"])
     nodes = []
     for index, item in enumerate(value):
@@ -88,7 +90,7 @@ def numa_nodes_from(value):
     return sorted(nodes, key=lambda node: node.id)
 
 
-def share_text(share_bytes):
+def share_text(share_bytes: int) -> str:
     """The written form of a share: canonical binary-SI when the kubelet can convert it to int64, else plain bytes."""
     text = canonical_bytes(share_bytes)
     if Quantity.parse(text).as_int64() is None:
@@ -97,7 +99,7 @@ def share_text(share_bytes):
     return text
 
 
-def _whole_bytes(total, reservation):
+def _whole_bytes(total: Quantity, reservation: Reservation) -> int:
     """The total as an int number of bytes, or a named refusal when no reservedMemory list can sum to it.
 
     Only the total's value matters: Kubernetes may hold it as an inf.Dec (1.5Gi + 0.5Gi + 100Mi), which AsInt64
@@ -125,15 +127,16 @@ def _whole_bytes(total, reservation):
     return value
 
 
-def _even(total_bytes, nodes):
+def _even(total_bytes: int, nodes: Sequence[NumaNode]) -> dict[int, int]:
     # The coarsest unit that gives every node exactly the same share; failing that, bytes with the remainder on the lowest ids.
     unit = next((unit for unit in _BINARY_UNITS if total_bytes % (unit * len(nodes)) == 0), 1)
     base, remainder = divmod(total_bytes // unit, len(nodes))
     return {node.id: (base + (1 if index < remainder else 0)) * unit for index, node in enumerate(nodes)}
 
 
-def _proportional(total_bytes, nodes):
-    unknown = [node.id for node in nodes if node.memory_bytes is None]
+def _proportional(total_bytes: int, nodes: Sequence[NumaNode]) -> dict[int, int]:
+    memory = {node.id: node.memory_bytes for node in nodes if node.memory_bytes is not None}
+    unknown = [node.id for node in nodes if node.id not in memory]
     if unknown:
         raise KubeletConfigError(
             [
@@ -143,21 +146,21 @@ def _proportional(total_bytes, nodes):
                 )
             ]
         )
-    node_memory = sum(node.memory_bytes for node in nodes)
+    node_memory = sum(memory.values())
     # The coarsest unit in which every exact share is whole; failing that, bytes with the largest remainders rounded up.
-    unit = next((unit for unit in _BINARY_UNITS if all(total_bytes * node.memory_bytes % (node_memory * unit) == 0 for node in nodes)), 1)
+    unit = next((unit for unit in _BINARY_UNITS if all(total_bytes * node_bytes % (node_memory * unit) == 0 for node_bytes in memory.values())), 1)
     units = total_bytes // unit
-    floors = {node.id: units * node.memory_bytes // node_memory for node in nodes}
+    floors = {node_id: units * node_bytes // node_memory for node_id, node_bytes in memory.items()}
     # Largest remainder first; on a tie the lower id gets the extra unit.
-    by_remainder = sorted(nodes, key=lambda node: (-(units * node.memory_bytes % node_memory), node.id))
-    for node in by_remainder[: units - sum(floors.values())]:
-        floors[node.id] += 1
+    by_remainder = sorted(memory, key=lambda node_id: (-(units * memory[node_id] % node_memory), node_id))
+    for node_id in by_remainder[: units - sum(floors.values())]:
+        floors[node_id] += 1
     return {node_id: count * unit for node_id, count in floors.items()}
 
 
-def _explicit(split, total, reservation, nodes):
-    shares = {}
-    problems = []
+def _explicit(split: dict[Any, Any], total: Quantity, reservation: Reservation, nodes: Sequence[NumaNode]) -> list[dict[str, Any]]:
+    shares: dict[int, Quantity] = {}
+    problems: list[str] = []
     for key, value in split.items():
         node_id = _split_key(key)
         if node_id is None:
@@ -199,7 +202,7 @@ def _explicit(split, total, reservation, nodes):
     return [{"numaNode": node_id, "limits": {MEMORY_TYPE: str(split[_key_for(split, node_id)])}} for node_id in sorted(shares) if not shares[node_id].is_zero()]
 
 
-def _split_key(key):
+def _split_key(key: object) -> int | None:
     """The NUMA node id a split key names: an integer, or a string of digits; None otherwise (1.5, "1.5", " 1", "1_0", true)."""
     if isinstance(key, bool):
         return None
@@ -210,22 +213,22 @@ def _split_key(key):
     return None
 
 
-def _key_for(split, node_id):
+def _key_for(split: Mapping[object, object], node_id: int) -> object:
     return next(key for key in split if _split_key(key) == node_id)
 
 
-def node_fit_problems(shares, nodes):
+def node_fit_problems(shares: Mapping[int, int | None], nodes: Sequence[NumaNode]) -> list[str]:
     """A share larger than its node's memory: the kubelet does not check it (it subtracts on uint64), we do."""
-    memory = {node.id: node.memory_bytes for node in nodes}
+    memory = {node.id: node.memory_bytes for node in nodes if node.memory_bytes is not None}
     return [
         "reservedMemory for NUMA node %d is %s but that node has only %s of memory (node MemTotal)"
         % (node_id, canonical_bytes(share), canonical_bytes(memory[node_id]))
         for node_id, share in sorted(shares.items())
-        if memory.get(node_id) is not None and share is not None and share > memory[node_id]
+        if node_id in memory and share is not None and share > memory[node_id]
     ]
 
 
-def reserved_memory(config, numa_nodes, split="even", memory_capacity=None):
+def reserved_memory(config: object, numa_nodes: object, split: object = "even", memory_capacity: object = None) -> list[dict[str, Any]]:
     """The reservedMemory list for a kubelet config: the node-allocatable memory reservation spread over the nodes.
 
     split: "even" (equal shares in the coarsest binary unit that allows it; when even bytes cannot be equal, shares
@@ -239,7 +242,7 @@ def reserved_memory(config, numa_nodes, split="even", memory_capacity=None):
     return split_reservation(memory_reservation(config, memory_capacity), nodes, split)
 
 
-def split_reservation(reservation, nodes, split="even"):
+def split_reservation(reservation: Reservation, nodes: Sequence[NumaNode], split: object = "even") -> list[dict[str, Any]]:
     """reserved_memory's spreading of a computed reservation over NumaNodes sorted by id (numa_nodes_from).
 
     The boot-time program (_boot_split) calls this very function on the node, so a node decides what the engine decides.
