@@ -150,6 +150,11 @@ def _journal(*entries):
     return "".join(json.dumps({"MESSAGE": message, "__REALTIME_TIMESTAMP": str(int(seconds * 1e6))}) + "\n" for seconds, message in entries)
 
 
+def test_the_timed_runs_cache_bytecode_in_the_work_directory_whatever_the_caller_says(bench, tmp_path):
+    env = bench.with_bytecode_cache({"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/bin"}, str(tmp_path))
+    assert env == {"PATH": "/bin", "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")}
+
+
 def test_a_restart_runs_from_the_first_stopping_to_the_last_started_kubelet(bench):
     journals = {
         "host-1": _journal((100.0, "Started kubelet"), (101.0, "Stopping kubelet.service - kubelet"), (101.5, "Stopping kubelet.service again"), (101.2, "x")),
