@@ -23,9 +23,11 @@ description:
     the same O(token)."
   - "When a write fails (a full disk, say), the files already written are put back, the directories it made are
     removed, and the kubelet is not touched."
-  - "On any failure after the writes it puts back the previous files (those of O(write) it changed, and O(files)),
-    removes both checkpoints, starts the kubelet with the old config, waits for it, and fails reporting the kubelet's
-    own last error and the rollback's outcome."
+  - "On any failure after the writes it stops the unit (so that no kubelet reads a tree half put back), puts back the
+    previous files (those of O(write) it changed, and O(files)), removes both checkpoints, starts the kubelet with the
+    old config, waits for it, and fails reporting the kubelet's own last error and the rollback's outcome. The
+    directories it made stay: a kubelet flag may name one (C(--config-dir)), and the kubelet does not start on a
+    C(--config-dir) that does not exist."
   - "The transaction runs in a process of its own session on the node, detached from the connection: when the
     controller is killed or the connection drops mid-restart, it still finishes or rolls back, so the kubelet is never
     left stopped. The task waits for it and returns its result; two transactions on one unit take turns (a lock in
@@ -133,7 +135,8 @@ options:
   directories:
     description:
       - Directories to create (mode C(0755), owner and group root) before the writes, or to give that mode, owner and
-        group; those it created are removed again, where empty, when the writes fail or the change is rolled back.
+        group; those it created are removed again, where empty, when the writes fail (nothing was restarted). A rollback
+        of the restart keeps them.
     type: list
     elements: path
     default: []

@@ -11,7 +11,7 @@ import signal
 import subprocess
 import time
 
-from conftest import INTENT, REPO
+from conftest import FAIL_MARKER, INTENT, REPO
 
 CHANGED = dict(INTENT, systemReserved={"memory": "1Gi"})
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
@@ -177,6 +177,21 @@ def test_rollback_start_failing_reports_both(node_factory):
     # The next run brings it back with the planned config.
     assert_ok(node.role(kubelet_numa_config=CHANGED))
     assert_converged(node, kubelet_numa_config=CHANGED)
+
+
+def test_a_rollback_keeps_the_drop_in_directory_the_flags_name(node_factory):
+    """The kubelet's drop-in directory went while it ran (it read it at its start): the change makes it again, and its
+    rollback keeps it, for /etc/default/kubelet still names it and the kubelet refuses a --config-dir that is missing."""
+    node = node_factory("kubeadm")
+    assert_ok(node.role())
+    config_dir = os.path.dirname(DROPIN)
+    node.sh(f"rm -rf {config_dir}")
+    node.write(FAIL_MARKER, "")
+    failed = node.role(kubelet_numa_config=CHANGED)
+    assert failed.returncode != 0
+    assert "the previous files are back and the kubelet runs with them" in failed.stdout, failed.stdout[-2500:]
+    assert node.active() == "active" and node.starts()[-1]["result"] == "started"
+    assert node.sh(f"test -d {config_dir} && grep -c -- --config-dir={config_dir} /etc/default/kubelet").stdout.strip() == "1"
 
 
 def test_disk_full_changes_nothing(node_factory):

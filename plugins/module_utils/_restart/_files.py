@@ -81,19 +81,19 @@ def _own(directory):
     os.chown(directory, 0, 0)
 
 
-def put_back(written, made, given):
-    """The files `written` by a transaction as they were (newest first), the directories it `made` removed where
-    empty, and the files `given` (its `files` option) as they were given."""
+def put_back(written, made, given, remove_made=True):
+    """The files `written` by a transaction as they were (newest first), the files `given` (its `files` option) as they
+    were given, then, with `remove_made`, the directories it `made` removed where empty.
+
+    A rollback that starts the kubelet again keeps the directories (remove_made false): a flag the kubelet reads may
+    name one (a --config-dir that was missing when the transaction began, in a flags file it did not write), and the
+    kubelet refuses to start on a --config-dir that does not exist; an empty directory changes nothing for a kubelet
+    whose flags do not name it."""
     for item in reversed(written):
         if item["previous"] is None:
             remove(item["path"])
         else:
             write_file(item["path"], item["previous"], item["previous_mode"])
-    for path in reversed(made):
-        try:
-            os.rmdir(path)
-        except OSError:
-            pass  # not empty: something else lives there now
     paths_written = {item["path"] for item in written}
     for item in given:
         if item["path"] in paths_written:
@@ -102,3 +102,10 @@ def put_back(written, made, given):
             remove(item["path"])
         else:
             write_file(item["path"], item["previous"], item.get("mode") or "0644")
+    if not remove_made:
+        return
+    for path in reversed(made):
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass  # not empty: something else lives there now

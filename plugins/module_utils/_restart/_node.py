@@ -52,11 +52,13 @@ def healthz(url):
         return False
 
 
-def journal_error(unit):
-    """The kubelet's last error line in the unit's journal ("" when there is none)."""
+def journal_error(unit, since=None):
+    """The kubelet's last error line in the unit's journal ("" when there is none); with `since` (time.time()), only
+    its lines from then on."""
+    window = [] if since is None else ["--since", f"@{since:.3f}"]
     try:
         lines = subprocess.run(
-            ["journalctl", "--unit", unit, "--lines", "50", "--no-pager", "--output", "cat"], capture_output=True, text=True, timeout=60, check=False
+            ["journalctl", "--unit", unit, *window, "--lines", "50", "--no-pager", "--output", "cat"], capture_output=True, text=True, timeout=60, check=False
         ).stdout.splitlines()
     except (OSError, subprocess.TimeoutExpired):
         return ""

@@ -63,6 +63,8 @@ class Transaction:
         self.proven_at = None
         # time.monotonic() when the last start was asked for: what the unit shows from before it is not its answer.
         self.start_requested = None
+        # time.time() from which the journal's lines are the kubelet's answer (the rollback's start), or None: all.
+        self.journal_since = None
 
     def step(self, steps, name, function):
         began = time.monotonic()
@@ -205,12 +207,12 @@ class Transaction:
             time.sleep(0.2)
 
     def journal_error(self):
-        return _node.journal_error(self.unit)
+        return _node.journal_error(self.unit, self.journal_since)
 
     def put_back(self, given=True):
-        """The files written here as they were, the directories made here removed where empty, and (`given`) the files
-        of `files` as given."""
-        put_back(self.written, self.made, self.params["files"] if given else ())
+        """The files written here as they were and (`given`, a rollback of a restart) the files of `files` as given;
+        the directories made here are removed where empty only when the kubelet was not restarted (_files.put_back)."""
+        put_back(self.written, self.made, self.params["files"] if given else (), remove_made=not given)
 
     def keep_for_heal(self):
         """Record the change that just settled for the node's self-heal; a failure to record is a step that failed,
@@ -315,14 +317,20 @@ class Transaction:
         return self.result(changed=True, failed=True, rolled_back=True, msg=msg, error=error, kubelet_error=kubelet_error, rollback=rollback)
 
     def roll_back_steps(self, steps):
-        """The previous files back, both checkpoints removed, the kubelet started with them and watched as it settles."""
-        if self.written or self.params["files"]:
-            count = len({item["path"] for item in self.written + self.params["files"]})
-            self.step(steps, f"put back {count} previous file(s)", self.put_back)
+        """The kubelet stopped, the previous files back, both checkpoints removed, the kubelet started with them and
+        watched as it settles. Stopped first: a kubelet of the new config still starting (a slow node), or started
+        again by systemd (Restart=), would read a tree half put back, such as a --config-dir whose drop-in is gone."""
+        try:
+            self.step(steps, "stop", self.stop)
+        finally:  # a stop that failed still gets the previous files back
+            if self.written or self.params["files"]:
+                count = len({item["path"] for item in self.written + self.params["files"]})
+                self.step(steps, f"put back {count} previous file(s)", self.put_back)
         if self.reload:
             self.step(steps, "daemon-reload", self.daemon_reload)
-        self.step(steps, "stop", self.stop)
         self.step(steps, "remove memory_manager_state and cpu_manager_state", lambda: self.remove_checkpoints(CHECKPOINTS))
+        # Whatever the kubelet says from here on is about the previous files.
+        self.journal_since = time.time()
         self.step(steps, "start", lambda: self.start(restart=False))
         self.step(steps, "wait for healthz and settle", self.wait_until_up)
 

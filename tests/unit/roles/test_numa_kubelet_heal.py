@@ -12,8 +12,13 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import os
+import time
 
 import pytest
+
+from ansible_collections.numa.kubelet.plugins.module_utils._restart import _heal, _node
+from ansible_collections.numa.kubelet.tests.unit.plugins.modules.test_restart_kubelet_rollback import KubeadmNode
+from ansible_collections.numa.kubelet.tests.unit.plugins.modules.test_restart_kubelet_rollback import change as change_on
 
 PROGRAM = os.path.join(os.path.dirname(__file__), "..", "..", "..", "roles", "kubelet_numa", "templates", "numa-kubelet-heal")
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="writes files owned by root, as on a node")
@@ -168,3 +173,24 @@ def test_the_command_line(node, monkeypatch, capsys):
     assert launched == [("kubelet.service", "/etc/numa-kubelet/numa-kubelet-heal")]
     assert heal_program.main(["numa-kubelet-heal", "bogus"]) == 2
     assert "numa-kubelet-heal exited UNIT FAILURES MINUTES" in capsys.readouterr().err
+
+
+@needs_root
+@pytest.mark.parametrize("converged", [False, True], ids=["the first change: flag, directory and drop-in", "a later change: the drop-in alone"])
+def test_a_heal_leaves_flags_and_drop_in_directory_that_agree(tmp_path, monkeypatch, converged):
+    """A change kept by a real transaction on a kubeadm tree, then healed: the kubelet starts on what the heal put back,
+    every --config-dir its flags name exists (the heal removes no directory)."""
+    kubeadm = KubeadmNode(tmp_path / "node")
+    for name, fake in (("systemctl", kubeadm.systemctl), ("unit_show", kubeadm.show), ("healthz", kubeadm.healthz), ("journal_error", kubeadm.journal_error)):
+        monkeypatch.setattr(_node, name, fake)
+    monkeypatch.setattr(_heal, "HEAL_STATE_DIR", str(tmp_path / "state"))
+    if converged:
+        change_on(kubeadm, heal_record=True).run()
+    result = change_on(kubeadm, content="memoryManagerPolicy: Static\nsystemReserved: {memory: 1Gi}\n", heal_record=True).run()
+    assert not result["failed"] and [step["step"] for step in result["steps"]][-1] == "keep the change for the self-heal"
+    paths = heal_program.state_paths("kubelet.service", str(tmp_path / "state"), str(tmp_path / "run"))
+    record = heal_program.heal("kubelet.service", paths, time.time(), run=kubeadm.systemctl, journal=lambda unit: "")
+    assert record["healed"] is True, record
+    assert kubeadm.state["ActiveState"] == "active" and not kubeadm.missing_named_directories()
+    assert kubeadm.config_dir.is_dir()
+    assert kubeadm.named_directories() == ([str(kubeadm.config_dir)] if converged else [])
