@@ -42,6 +42,10 @@ DROPIN = {"kubeadm": "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "rke
 # so that two checkouts can run this stage on one machine at the same time.
 CONTAINER_PREFIX = os.environ.get("NUMA_KUBELET_TEST_CONTAINER_PREFIX", "")
 FAIL_MARKER = "/etc/kubelet-standin/fail-next-start"
+# How long the restart transaction polls the kubelet stand-in's /healthz before it rolls back: a deadline, not a wait
+# (the transaction goes on as soon as /healthz answers), generous for a machine under heavy load; a start the stand-in
+# refuses fails at once whatever it is.
+HEALTH_TIMEOUT = 60
 INTENT = {
     "memoryManagerPolicy": "Static",
     "topologyManagerPolicy": "single-numa-node",
@@ -122,7 +126,7 @@ class Fleet:
         self.kubectl("annotate", "node", "--all", "numa.kubelet/rollout-")
         self.wait_ready()
 
-    def wait_ready(self, timeout=30):
+    def wait_ready(self, timeout=90):
         deadline = time.time() + timeout
         while True:
             states = {host: self.ready(host) for host in HOSTS}
@@ -177,7 +181,7 @@ class Fleet:
                 "children": {
                     "gpu_nodes": {
                         "hosts": hosts,
-                        "vars": {"kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": 10},
+                        "vars": {"kubelet_numa_config": INTENT, "kubelet_numa_reserved_memory_split": "even", "kubelet_numa_health_timeout": HEALTH_TIMEOUT},
                     }
                 }
             }

@@ -102,7 +102,9 @@ class Node:
             "ansible_nsenter_pid": int(self.pid),
             "ansible_python_interpreter": "/usr/bin/python3",
             "kubelet_numa_config": INTENT,
-            "kubelet_numa_health_timeout": 20,
+            # A deadline, not a wait: the transaction goes on once /healthz answers, and a start the stand-in refuses
+            # fails at once; generous for a machine under heavy load (a start cut short is rolled back).
+            "kubelet_numa_health_timeout": 60,
         }
         host.update(variables)
         path = os.path.join(self.tmp, f"inventory-{self.name}.yml")

@@ -168,7 +168,7 @@ def test_rollback_start_failing_reports_both(node_factory):
     assert_ok(node.role())
     dropin = node.read(DROPIN)
     node.write("/etc/kubelet-standin/fail-next-start", "2\n")
-    failed = node.role(kubelet_numa_config=CHANGED, kubelet_numa_health_timeout=5)
+    failed = node.role(kubelet_numa_config=CHANGED)
     assert failed.returncode != 0
     assert "did not come back with the new config" in failed.stdout
     assert "did not come back with them either" in failed.stdout, failed.stdout[-2500:]
