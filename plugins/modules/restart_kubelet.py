@@ -121,13 +121,11 @@ options:
         type: path
         required: true
       content:
-        description: Its whole text.
+        description: Its whole text. Required; an item without it is refused, naming its O(write[].path).
         type: str
-        required: true
       mode:
-        description: Its mode, in octal (V("0644")).
+        description: Its mode, in octal (V("0644")). Required; an item without it is refused, naming its O(write[].path).
         type: str
-        required: true
       only_if_absent:
         description: Write it only when there is no such file.
         type: bool

@@ -35,8 +35,9 @@ ARGUMENT_SPEC = {
         "default": [],
         "options": {
             "path": {"type": "path", "required": True},
-            "content": {"type": "str", "required": True},
-            "mode": {"type": "str", "required": True},
+            # Required, checked by refused(): Ansible's own message would not say which item lacks them.
+            "content": {"type": "str"},
+            "mode": {"type": "str"},
             "only_if_absent": {"type": "bool", "default": False},
         },
     },
@@ -55,12 +56,16 @@ OCTAL_MODE = re.compile(r"^0?[0-7]{3}$")
 
 
 def refused(params):
-    """What the argument spec cannot say: paths are absolute, modes octal. None when all are."""
+    """What the argument spec cannot say: paths are absolute, each write has its content and mode (named by its path),
+    modes are octal. None when all are."""
     for option in ("files", "write"):
         for item in params[option]:
             if not item["path"].startswith("/"):
                 return f"restart_kubelet: {option}: each item needs an absolute path, got {item['path']!r}"
     for item in params["write"]:
+        missing = [name for name in ("content", "mode") if item[name] is None]
+        if missing:
+            return f"restart_kubelet: write: {item['path']} has no {' and no '.join(missing)}: each item of write needs path, content and mode"
         if not OCTAL_MODE.match(item["mode"]):
             return f'restart_kubelet: write: {item["path"]} needs an octal mode such as "0644", got {item["mode"]!r}'
     for option in ("directories", "remove_when_settled"):

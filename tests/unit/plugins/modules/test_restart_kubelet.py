@@ -110,12 +110,19 @@ def test_check_mode_reports_each_file_with_its_diff_and_writes_nothing(tmp_path,
     assert path.read_text() == "old\n" and not (tmp_path / "new-dir").exists() and not os.path.exists(str(path) + ".same")
 
 
-def test_a_write_without_its_text_is_refused_naming_the_file(capsys):
-    args = {"unit": "kubelet.service", "write": [{"path": "/etc/default/kubelet", "mode": "0644"}]}
+@pytest.mark.parametrize(
+    ("item", "missing"),
+    [({"mode": "0644"}, "content"), ({"content": ""}, "mode"), ({}, "content and no mode")],
+    ids=["no content", "no mode", "neither"],
+)
+def test_a_write_without_its_text_or_mode_is_refused_naming_the_file(capsys, item, missing):
+    good = {"path": "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "content": "", "mode": "0644"}
+    args = {"unit": "kubelet.service", "write": [good, dict(item, path="/etc/default/kubelet")]}
     with patch_module_args(args), pytest.raises(SystemExit):
         restart_kubelet.main()
     result = json.loads(capsys.readouterr().out)
-    assert result["failed"] and result["msg"] == "missing required arguments: content found in write"
+    assert result["failed"]
+    assert result["msg"] == f"restart_kubelet: write: /etc/default/kubelet has no {missing}: each item of write needs path, content and mode"
 
 
 def test_a_node_without_systemctl_is_a_failed_step_not_a_traceback(monkeypatch):
