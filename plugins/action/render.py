@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import yaml
 from ansible.errors import AnsibleActionFail, AnsibleError
@@ -87,16 +89,26 @@ def host_variables(host_vars, defaults, raw_vars=None):
     return variables, problems
 
 
-def render_hosts(hosts, hostvars, defaults, dest, check_mode, render_template, inventory=None):
-    """Plan and write every host; one host's problem never stops another. render_template(entry, plan) renders a
-    plan's template entry. Returns {rendered, failed_hosts, needs_discovery, unconfigured_hosts, warnings} (not "skipped": ansible-core
-    reserves that result key for a boolean)."""
+@dataclass(frozen=True)
+class RenderTarget:
+    """Where and how render_hosts writes: dest (the directory of the hosts' directories), check_mode (write nothing),
+    render_template(entry, plan) (renders a plan's template entry)."""
+
+    dest: str
+    check_mode: bool
+    render_template: Callable[[dict, dict], str]
+
+
+def render_hosts(hosts, hostvars, defaults, target, inventory=None):
+    """Plan and write every host into target (a RenderTarget); one host's problem never stops another. Returns
+    {rendered, failed_hosts, needs_discovery, unconfigured_hosts, warnings} (not "skipped": ansible-core reserves that
+    result key for a boolean)."""
     rendered, failed, needs_discovery, skipped, warnings = {}, {}, [], [], []
     for host in hosts:
         host = str(host)
         try:
             conflicts = intent_conflicts(inventory, [host]) if inventory else []
-            outcome = ("failed", conflicts) if conflicts else _render_host(host, hostvars, defaults, dest, check_mode, render_template)
+            outcome = ("failed", conflicts) if conflicts else _render_host(host, hostvars, defaults, target)
         except RenderPathError as exc:
             outcome = ("failed", [str(exc)])
         except Exception as exc:  # pylint: disable=broad-exception-caught
@@ -107,7 +119,7 @@ def render_hosts(hosts, hostvars, defaults, dest, check_mode, render_template, i
             failed[host] = outcome[1]
             if host_name_problem(host) is None:
                 try:
-                    warnings += remove_host(dest, host, check_mode)
+                    warnings += remove_host(target.dest, host, target.check_mode)
                 except RenderPathError as exc:
                     failed[host].append(str(exc))
         elif kind == "rendered":
@@ -120,7 +132,7 @@ def render_hosts(hosts, hostvars, defaults, dest, check_mode, render_template, i
     return {"rendered": rendered, "failed_hosts": failed, "needs_discovery": needs_discovery, "unconfigured_hosts": skipped, "warnings": warnings}
 
 
-def _render_host(host, hostvars, defaults, dest, check_mode, render_template):
+def _render_host(host, hostvars, defaults, target):
     """("rendered", paths, warnings), ("failed", problems), ("skipped",) or ("needs_discovery",) for one host."""
     problem = host_name_problem(host)
     if problem:
@@ -143,11 +155,11 @@ def _render_host(host, hostvars, defaults, dest, check_mode, render_template):
         return ("failed", exc.problems)
     outputs = []
     for entry in plan["files"]:
-        outputs.append((entry["path"], render_template(entry, plan) if "template" in entry else entry["text"]))
+        outputs.append((entry["path"], target.render_template(entry, plan) if "template" in entry else entry["text"]))
     plan_json = {key: plan.get(key) for key in PLAN_JSON_KEYS}
     plan_json["files"] = [entry["path"] for entry in plan["files"]]
     outputs.append(("plan.json", json.dumps(plan_json, indent=2, sort_keys=False) + "\n"))
-    warnings = write_host(dest, host, outputs, check_mode)
+    warnings = write_host(target.dest, host, outputs, target.check_mode)
     return ("rendered", sorted(path for path, _text in outputs), warnings)
 
 
@@ -179,7 +191,7 @@ class ActionModule(ActionBase):
         def render_template(entry, plan):
             return self._render(templates, entry, dict(task_vars, kubelet_numa_plan=plan))
 
-        outcome = render_hosts(hosts, task_vars["hostvars"], defaults, dest, self._task.check_mode, render_template, inventory)
+        outcome = render_hosts(hosts, task_vars["hostvars"], defaults, RenderTarget(dest, self._task.check_mode, render_template), inventory)
         for warning in outcome.pop("warnings"):
             self._display.warning(warning)
         result.update(changed=bool(outcome["rendered"]), **outcome)

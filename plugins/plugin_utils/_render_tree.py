@@ -249,7 +249,7 @@ def check_outputs(outputs: Iterable[tuple[str, str]]) -> None:
                 raise RenderPathError("%s: is both a file and the directory of %s among the host's outputs" % (seen[parts[:length]], path))
 
 
-def write_host(dest: str, host: str, outputs: list[tuple[str, str]], check_mode: bool = False) -> list[str]:  # noqa: C901 - each safety check sits beside the write it guards
+def write_host(dest: str, host: str, outputs: list[tuple[str, str]], check_mode: bool = False) -> list[str]:
     """Write outputs ([(path relative to the host dir, text)]) as <dest>/<host>/<path>, replacing what the manifest lists.
 
     Returns warnings (files the manifest lists that were changed by someone else and are left alone). Raises
@@ -259,49 +259,17 @@ def write_host(dest: str, host: str, outputs: list[tuple[str, str]], check_mode:
     dest_fd, tree, made = _open_host(dest, host, create=not check_mode)
     if tree is None or dest_fd is None:
         return []
+    # What to undo if a write fails: the directories made and the temporary files not yet moved into place.
     created: list[tuple[str, ...]] = []
     temps: list[tuple[int | None, str, str]] = []
-    warnings: list[str] = []
     try:
         manifest = _manifest(tree)
         wanted = {"/".join(_relative_parts(path)): text.encode("utf-8") for path, text in outputs}
-        for relative in wanted:
-            parts = relative.split("/")
-            for length in range(1, len(parts)):
-                tree.directory(parts[:length], create=None)  # refuses a symlink or a file on the way
-            kind = tree.kind(parts)
-            if kind is not None and not (kind == "file" and _ours(tree, relative, manifest)):
-                raise RenderPathError(
-                    "%s/%s: exists and %s; numa.kubelet.render replaces only the files it wrote (listed in %s): move it away"
-                    % (
-                        tree.label,
-                        relative,
-                        "is a symlink" if kind == "symlink" else "is a directory" if kind == "dir" else "is not a file it wrote, or was changed since",
-                        MANIFEST,
-                    )
-                )
-        stale = [relative for relative in manifest["files"] if relative not in wanted]
+        _refuse_unsafe(tree, wanted, manifest)
         if check_mode:
             return []
-        digests: dict[str, str] = {}
-        for relative, data in wanted.items():
-            parts = relative.split("/")
-            directory = tree.directory(parts[:-1], create=True, created=created)
-            temp = _TEMP_PREFIX + parts[-1][:100]
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=directory)
-            temps.append((directory, temp, parts[-1]))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            digests[relative] = _sha256(data)
-        for directory, temp, name in temps:
-            os.replace(temp, name, src_dir_fd=directory, dst_dir_fd=directory)
-        temps = []
-        for relative in stale:
-            if _ours(tree, relative, manifest):
-                parts = relative.split("/")
-                os.unlink(parts[-1], dir_fd=tree.directory(parts[:-1], create=None))
-            elif tree.kind(relative.split("/")) is not None:
-                warnings.append(f"{tree.label}/{relative}: written by an earlier render and changed since; left alone")
+        digests = _write_all(tree, wanted, created, temps)
+        warnings = _remove_stale(tree, [relative for relative in manifest["files"] if relative not in wanted], manifest)
         dirs = sorted(set(manifest["dirs"]) | {"/".join(parts) for parts in created})
         needed = {"/".join(relative.split("/")[:length]) for relative in wanted for length in range(1, relative.count("/") + 1)}
         _remove_empty_dirs(tree, [directory for directory in dirs if directory not in needed])
@@ -309,16 +277,7 @@ def write_host(dest: str, host: str, outputs: list[tuple[str, str]], check_mode:
         _write_manifest(tree, {"files": digests, "dirs": dirs, "host_dir_created": made or manifest["host_dir_created"]})
         return warnings
     except BaseException:
-        for directory, temp, _name in temps:
-            try:
-                os.unlink(temp, dir_fd=directory)
-            except OSError:
-                pass
-        for made_dir in reversed(created):
-            try:
-                os.rmdir(made_dir[-1], dir_fd=tree.directory(made_dir[:-1], create=None))
-            except OSError:
-                pass
+        _undo(tree, temps, created)
         if made:
             try:
                 os.rmdir(host, dir_fd=dest_fd)
@@ -329,6 +288,69 @@ def write_host(dest: str, host: str, outputs: list[tuple[str, str]], check_mode:
         tree.close()
         os.close(tree.root_fd)
         os.close(dest_fd)
+
+
+def _refuse_unsafe(tree: _Tree, wanted: dict[str, bytes], manifest: Manifest) -> None:
+    """Refuses, before anything is written, a path through a symlink or a file, and one that is not a file it wrote."""
+    for relative in wanted:
+        parts = relative.split("/")
+        for length in range(1, len(parts)):
+            tree.directory(parts[:length], create=None)  # refuses a symlink or a file on the way
+        kind = tree.kind(parts)
+        if kind is not None and not (kind == "file" and _ours(tree, relative, manifest)):
+            raise RenderPathError(
+                "%s/%s: exists and %s; numa.kubelet.render replaces only the files it wrote (listed in %s): move it away"
+                % (
+                    tree.label,
+                    relative,
+                    "is a symlink" if kind == "symlink" else "is a directory" if kind == "dir" else "is not a file it wrote, or was changed since",
+                    MANIFEST,
+                )
+            )
+
+
+def _write_all(tree: _Tree, wanted: dict[str, bytes], created: list[tuple[str, ...]], temps: list[tuple[int | None, str, str]]) -> dict[str, str]:
+    """Writes every file beside its place, then moves them all in; {path: sha256}. created and temps record, as it
+    goes, what write_host undoes when a step fails (so they are the caller's lists: a failure returns nothing)."""
+    digests: dict[str, str] = {}
+    for relative, data in wanted.items():
+        parts = relative.split("/")
+        directory = tree.directory(parts[:-1], create=True, created=created)
+        temp = _TEMP_PREFIX + parts[-1][:100]
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=directory)
+        temps.append((directory, temp, parts[-1]))
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        digests[relative] = _sha256(data)
+    for directory, temp, name in temps:
+        os.replace(temp, name, src_dir_fd=directory, dst_dir_fd=directory)
+    temps.clear()
+    return digests
+
+
+def _remove_stale(tree: _Tree, stale: list[str], manifest: Manifest) -> list[str]:
+    """Removes the files an earlier render wrote that are no longer wanted; warns of those changed since."""
+    warnings = []
+    for relative in stale:
+        if _ours(tree, relative, manifest):
+            parts = relative.split("/")
+            os.unlink(parts[-1], dir_fd=tree.directory(parts[:-1], create=None))
+        elif tree.kind(relative.split("/")) is not None:
+            warnings.append(f"{tree.label}/{relative}: written by an earlier render and changed since; left alone")
+    return warnings
+
+
+def _undo(tree: _Tree, temps: list[tuple[int | None, str, str]], created: list[tuple[str, ...]]) -> None:
+    for directory, temp, _name in temps:
+        try:
+            os.unlink(temp, dir_fd=directory)
+        except OSError:
+            pass
+    for made_dir in reversed(created):
+        try:
+            os.rmdir(made_dir[-1], dir_fd=tree.directory(made_dir[:-1], create=None))
+        except OSError:
+            pass
 
 
 def _remove_empty_dirs(tree: _Tree, dirs: Iterable[str]) -> None:

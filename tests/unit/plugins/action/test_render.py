@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from tree_snapshot import snapshot
 
-from ansible_collections.numa.kubelet.plugins.action.render import INTERNAL_ERROR, host_variables, render_hosts
+from ansible_collections.numa.kubelet.plugins.action.render import INTERNAL_ERROR, RenderTarget, host_variables, render_hosts
 from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import MANIFEST
 
 ROLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4, "roles", "kubelet_numa")
@@ -243,13 +243,13 @@ def test_render_touches_nothing_outside_dest_and_names_every_failure(hosts, chec
             hostvars[host] = dict(GOOD, **overrides)
             make_layout(dest, host, layout, outside)
             if layout == "rendered-before":
-                render_hosts([host], {host: dict(GOOD)}, DEFAULTS, dest, False, render_template)
+                render_hosts([host], {host: dict(GOOD)}, DEFAULTS, RenderTarget(dest, False, render_template))
         before_outside = snapshot(world, skip=dest)
         before_dest = snapshot(dest, skip=None)
         names = [host for host, _overrides, _layout in hosts]
-        outcome = render_hosts(names, hostvars, DEFAULTS, dest, check_mode, render_template)
+        outcome = render_hosts(names, hostvars, DEFAULTS, RenderTarget(dest, check_mode, render_template))
         if second_run and not check_mode:
-            outcome = render_hosts(names, hostvars, DEFAULTS, dest, check_mode, render_template)
+            outcome = render_hosts(names, hostvars, DEFAULTS, RenderTarget(dest, check_mode, render_template))
         assert snapshot(world, skip=dest) == before_outside, "something outside the destination changed"
         if check_mode:
             assert snapshot(dest, skip=None) == before_dest, "check mode changed the destination"
