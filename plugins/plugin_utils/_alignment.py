@@ -142,6 +142,76 @@ def _memory_nodes(blocks: list[dict[str, Any]] | None) -> set[int]:
     return nodes
 
 
+def _checked(row: ContainerAlignment, seen: dict[str, Any], nodes: set[int], node_cpus: dict[int, set[int]]) -> tuple[str | None, list[str]]:
+    """Fills row from the container's running process: (the report line when it is aligned, else None; its problems)."""
+    row["pod"] = "%s/%s" % (seen["namespace"], seen["pod"])
+    row["pid"] = seen["pid"]
+    row["cpus_allowed_list"] = seen["cpus_allowed_list"]
+    row["mems_allowed_list"] = seen["mems_allowed_list"]
+    cpus, mems = parse_cpu_list(seen["cpus_allowed_list"]), parse_cpu_list(seen["mems_allowed_list"])
+    nodes_cpus = set().union(*(node_cpus.get(node, set()) for node in nodes))
+    where = "pod %s container %s (PID %s)" % (row["pod"], row["container"], seen["pid"])
+    if mems != nodes:
+        row["problems"].append(
+            "the memory manager assigned NUMA node %s, but the kernel's Mems_allowed_list is %s" % (format_list(nodes), seen["mems_allowed_list"])
+        )
+    if not cpus <= nodes_cpus:
+        row["problems"].append(
+            "Cpus_allowed_list %s is not on NUMA node %s (its CPUs: %s)" % (seen["cpus_allowed_list"], format_list(nodes), format_list(nodes_cpus) or "none")
+        )
+    if row["exclusive_cpus"] and parse_cpu_list(row["exclusive_cpus"]) != cpus:
+        row["problems"].append(
+            "the CPU manager assigned CPUs %s, but the kernel's Cpus_allowed_list is %s" % (row["exclusive_cpus"], seen["cpus_allowed_list"])
+        )
+    if row["problems"]:
+        return None, ["alignment: %s: %s" % (where, problem) for problem in row["problems"]]
+    line = "alignment: %s: NUMA node %s (memory_manager_state); kernel: Cpus_allowed_list %s, Mems_allowed_list %s: aligned" % (
+        where,
+        format_list(nodes),
+        seen["cpus_allowed_list"],
+        seen["mems_allowed_list"],
+    )
+    return line, []
+
+
+def _static_rows(
+    memory_state: dict[str, Any], cpu_state: dict[str, Any], running: dict[tuple[str, str], Any], node_cpus: dict[int, set[int]]
+) -> tuple[list[ContainerAlignment], list[str], list[str]]:
+    """(a row per pod container memory_manager_state assigns NUMA nodes to, report lines, problems) under the Static policy."""
+    entries = memory_state.get("entries") or {}
+    exclusive = cpu_state.get("entries") or {}
+    rows: list[ContainerAlignment] = []
+    lines: list[str] = []
+    problems: list[str] = []
+    for uid in sorted(entries):
+        for name in sorted(entries[uid]):
+            nodes = _memory_nodes(entries[uid][name])
+            row: ContainerAlignment = {
+                "pod_uid": uid,
+                "container": name,
+                "numa_nodes": sorted(nodes),
+                "pod": None,
+                "pid": None,
+                "cpus_allowed_list": None,
+                "mems_allowed_list": None,
+                "exclusive_cpus": exclusive.get(uid, {}).get(name),
+                "problems": [],
+            }
+            rows.append(row)
+            seen = running.get((uid, name))
+            if seen is None:
+                lines.append(
+                    "alignment: pod %s container %s: NUMA node %s in memory_manager_state, no running process (not checked)" % (uid, name, format_list(nodes))
+                )
+                continue
+            line, found = _checked(row, seen, nodes, node_cpus)
+            lines += [line] if line else []
+            problems += found
+    if not rows:
+        lines.append("alignment: no pod container holds memory in memory_manager_state (no Guaranteed pod runs here): nothing to prove")
+    return rows, lines, problems
+
+
 def alignment(view: NodeView) -> Alignment:
     """Compare, per pod container the Memory Manager assigned NUMA nodes to, the checkpoint with the kernel.
 
@@ -158,65 +228,12 @@ def alignment(view: NodeView) -> Alignment:
     running = {(c["pod_uid"], c["container"]): c for c in view.get("containers") or []}
     refused = admission_denials(view.get("admission_denials"))
     rows: list[ContainerAlignment] = []
-    lines: list[str] = []
     problems: list[str] = []
-
     if memory_state is None:
-        lines.append("alignment: no memory_manager_state: the kubelet has not started with its Memory Manager, nothing to prove")
+        lines = ["alignment: no memory_manager_state: the kubelet has not started with its Memory Manager, nothing to prove"]
     elif memory_state.get("policyName") != "Static":
-        lines.append("alignment: memory manager policy %s: the kubelet assigns no NUMA nodes, nothing to prove" % memory_state.get("policyName"))
+        lines = ["alignment: memory manager policy %s: the kubelet assigns no NUMA nodes, nothing to prove" % memory_state.get("policyName")]
     else:
-        entries = memory_state.get("entries") or {}
-        exclusive = cpu_state.get("entries") or {}
-        for uid in sorted(entries):
-            for name in sorted(entries[uid]):
-                nodes = _memory_nodes(entries[uid][name])
-                seen = running.get((uid, name))
-                row: ContainerAlignment = {
-                    "pod_uid": uid,
-                    "container": name,
-                    "numa_nodes": sorted(nodes),
-                    "pod": None,
-                    "pid": None,
-                    "cpus_allowed_list": None,
-                    "mems_allowed_list": None,
-                    "exclusive_cpus": exclusive.get(uid, {}).get(name),
-                    "problems": [],
-                }
-                rows.append(row)
-                if seen is None:
-                    lines.append(
-                        "alignment: pod %s container %s: NUMA node %s in memory_manager_state, no running process "
-                        "(not checked)" % (uid, name, format_list(nodes))
-                    )
-                    continue
-                row["pod"] = "%s/%s" % (seen["namespace"], seen["pod"])
-                row["pid"] = seen["pid"]
-                row["cpus_allowed_list"] = seen["cpus_allowed_list"]
-                row["mems_allowed_list"] = seen["mems_allowed_list"]
-                cpus, mems = parse_cpu_list(seen["cpus_allowed_list"]), parse_cpu_list(seen["mems_allowed_list"])
-                nodes_cpus = set().union(*(node_cpus.get(node, set()) for node in nodes))
-                where = "pod %s container %s (PID %s)" % (row["pod"], name, seen["pid"])
-                if mems != nodes:
-                    row["problems"].append(
-                        "the memory manager assigned NUMA node %s, but the kernel's Mems_allowed_list is %s" % (format_list(nodes), seen["mems_allowed_list"])
-                    )
-                if not cpus <= nodes_cpus:
-                    row["problems"].append(
-                        "Cpus_allowed_list %s is not on NUMA node %s (its CPUs: %s)"
-                        % (seen["cpus_allowed_list"], format_list(nodes), format_list(nodes_cpus) or "none")
-                    )
-                if row["exclusive_cpus"] and parse_cpu_list(row["exclusive_cpus"]) != cpus:
-                    row["problems"].append(
-                        "the CPU manager assigned CPUs %s, but the kernel's Cpus_allowed_list is %s" % (row["exclusive_cpus"], seen["cpus_allowed_list"])
-                    )
-                problems.extend("alignment: %s: %s" % (where, problem) for problem in row["problems"])
-                if not row["problems"]:
-                    lines.append(
-                        "alignment: %s: NUMA node %s (memory_manager_state); kernel: Cpus_allowed_list %s, "
-                        "Mems_allowed_list %s: aligned" % (where, format_list(nodes), seen["cpus_allowed_list"], seen["mems_allowed_list"])
-                    )
-        if not rows:
-            lines.append("alignment: no pod container holds memory in memory_manager_state (no Guaranteed pod runs here): nothing to prove")
+        rows, lines, problems = _static_rows(memory_state, cpu_state, running, node_cpus)
     lines.extend("alignment: pod %s was refused by the kubelet: %s: %s" % (denial["pod"], denial["reason"], denial["message"]) for denial in refused)
     return {"containers": rows, "refused": refused, "lines": lines, "problems": problems}
