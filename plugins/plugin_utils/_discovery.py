@@ -9,6 +9,7 @@ The platform modules say what marks them, what their plan reads and what only a 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from ._plan_inputs import NodeFiles, PlanError, Variables, absolute_path
@@ -118,31 +119,13 @@ def discover(
     """
     lablabs = dict(lablabs or {})
     variables = dict(variables or {})
-    given_files = variables.get("kubelet_numa_node_files") or {}
     wants_topology = not variables.get("kubelet_numa_topology")
-    attributes, topology, read_existing, unit_states = {}, {}, [], {}
-    existing: list[str] | None
-    if given_files:
-        existing = list(given_files)
-        todo = reads(variables, existing)
-        files = dict(given_files)
-        if wants_topology:
-            topology = node.topology()
+    if variables.get("kubelet_numa_node_files"):
+        found = _given(variables, node, wants_topology)
     else:
-        existing = None if variables.get("kubelet_numa_platform") else node.read(detection_paths(), [], False)["existing"]
-        todo = reads(variables, existing)
-        found = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology, also_units)
-        files, attributes, topology = dict(found["files"]), dict(found["attributes"]), found.get("topology") or {}
-        read_existing = list(found.get("existing") or [])
-        unit_states = dict(found.get("units") or {})
-        # A kubeadm --config-dir flag names its drop-in directory only in the files just read.
-        more = [path for path in reads(variables, existing, files)["dirs"] if path not in todo["dirs"]]
-        if more:
-            found = node.read([], more, False)
-            files.update(found["files"])
-            attributes.update(found["attributes"])
-            read_existing += found.get("existing") or []
-    platform = todo["platform"]
+        found = _read(variables, node, list(also_read), also_units, wants_topology)
+    files, attributes, topology, read_existing, unit_states = found.files, found.attributes, found.topology, found.existing, found.unit_states
+    platform = found.platform
     # node_files reports a directory as existing, without content: one we would write as a file is refused in planning.
     directories = sorted({path for path in read_existing if path not in files})
     facts = {
@@ -161,3 +144,42 @@ def discover(
     }
     facts.update(platform_named(platform).discover(variables, node, files, lablabs))
     return facts, attributes
+
+
+@dataclass
+class _Found:
+    """What discovery found on a node: its platform, the files read ({path: text or None}) and their attributes, the
+    topology, the paths that exist and the state of the units asked for."""
+
+    platform: str
+    files: dict[str, Any]
+    attributes: dict[str, Any] = field(default_factory=dict)
+    topology: dict[str, Any] = field(default_factory=dict)
+    existing: list[str] = field(default_factory=list)
+    unit_states: dict[str, Any] = field(default_factory=dict)
+
+
+def _given(variables: Variables, node: Node, wants_topology: bool) -> _Found:
+    """kubelet_numa_node_files replaces every file read: only the topology may still come from the node."""
+    given_files = variables["kubelet_numa_node_files"]
+    todo = reads(variables, list(given_files))
+    return _Found(todo["platform"], dict(given_files), topology=node.topology() if wants_topology else {})
+
+
+def _read(variables: Variables, node: Node, also_read: list[str], also_units: Iterable[str], wants_topology: bool) -> _Found:
+    """The detection paths (unless kubelet_numa_platform is set), then the platform's files, also_read, the topology and
+    also_units' states in one read, then the drop-in directory a kubeadm --config-dir flag names, if any."""
+    existing = None if variables.get("kubelet_numa_platform") else node.read(detection_paths(), [], False)["existing"]
+    todo = reads(variables, existing)
+    answer = node.read(todo["files"] + [path for path in also_read if path not in todo["files"]], todo["dirs"], wants_topology, also_units)
+    found = _Found(todo["platform"], dict(answer["files"]), dict(answer["attributes"]), answer.get("topology") or {})
+    found.existing = list(answer.get("existing") or [])
+    found.unit_states = dict(answer.get("units") or {})
+    # A kubeadm --config-dir flag names its drop-in directory only in the files just read.
+    more = [path for path in reads(variables, existing, found.files)["dirs"] if path not in todo["dirs"]]
+    if more:
+        answer = node.read([], more, False)
+        found.files.update(answer["files"])
+        found.attributes.update(answer["attributes"])
+        found.existing += answer.get("existing") or []
+    return found
