@@ -130,23 +130,12 @@ def role_writes(
     sentence that reports the node's last self-heal since the collection's last change ('' when there was none).
     """
     guard = guard_paths(plan["unit"])
-    digests = plan["manager_inputs"]
-    # A guard installed while the kubelet runs: the inputs it was started with are those on disk before this run, so the
-    # next start resets only if they change (without this, the first restart after the install would reset).
-    seed_started = guard["started"] not in attributes and digests["current"] is not None
+    guard_part = _guard_writes(plan, guard, attributes, render)
+    guard_directories, guard_writes = guard_part["directories"], guard_part["writes"]
     # A reset's start runs the drop-in's ExecStartPre, which makes the directory and the marker itself; check mode
     # restarts nothing, so there the marker shows as a write.
     reset_marker = reboot_reset and guard["marker"] not in attributes and (plan["restart"] != "reset" or check_mode)
-    guard_directories = [systemd_dropin_dir(plan["unit"]), GUARD_INPUTS_DIR] + ([GUARD_STARTED_DIR] if seed_started else [])
-    guard_writes: list[Write] = [
-        {"path": guard["dropin"], "mode": GUARD_FILE_MODE, "content": render(DROPIN_TEMPLATE, {"kubelet_numa_plan": plan, "guard": guard})},
-        {"path": guard["inputs"], "mode": GUARD_FILE_MODE, "content": render(INPUTS_TEMPLATE, {"digest": digests["planned"]})},
-        {"path": guard["heal"], "mode": GUARD_FILE_MODE, "content": render(HEAL_TEMPLATE, {})},
-    ]
-    if seed_started:
-        guard_writes.append(
-            {"path": guard["started"], "mode": GUARD_FILE_MODE, "only_if_absent": True, "content": render(INPUTS_TEMPLATE, {"digest": digests["current"]})}
-        )
+    guard_part["reset_marker"] = reset_marker
     directories = list(plan["directories"]) + guard_directories + ([RESET_MARKER_DIR] if reset_marker else [])
     writes: list[Write] = [
         {
@@ -164,13 +153,34 @@ def role_writes(
     return {
         "directories": directories,
         "writes": writes,
-        "guard": {"directories": guard_directories, "writes": guard_writes, "seed_started": seed_started, "reset_marker": reset_marker},
+        "guard": guard_part,
         "pending_directories": pending_directories,
         "pending_writes": pending_writes,
         "pending": plan["restart"] != "none" or bool(pending_directories) or bool(pending_writes),
         "heal_exclude": [guard["heal"], guard["dropin"], guard["started"], guard["marker"]],
         "healed": heal_report(plan["unit"], files.get(guard["healed"])),
     }
+
+
+def _guard_writes(
+    plan: Mapping[str, Any], guard: GuardPaths, attributes: Mapping[str, Mapping[str, str]], render: Callable[[str, dict[str, Any]], str]
+) -> GuardWrites:
+    """The checkpoint guard's directories and files for the plan's unit (reset_marker False: role_writes decides it)."""
+    digests = plan["manager_inputs"]
+    # A guard installed while the kubelet runs: the inputs it was started with are those on disk before this run, so the
+    # next start resets only if they change (without this, the first restart after the install would reset).
+    seed_started = guard["started"] not in attributes and digests["current"] is not None
+    writes: list[Write] = [
+        {"path": guard["dropin"], "mode": GUARD_FILE_MODE, "content": render(DROPIN_TEMPLATE, {"kubelet_numa_plan": plan, "guard": guard})},
+        {"path": guard["inputs"], "mode": GUARD_FILE_MODE, "content": render(INPUTS_TEMPLATE, {"digest": digests["planned"]})},
+        {"path": guard["heal"], "mode": GUARD_FILE_MODE, "content": render(HEAL_TEMPLATE, {})},
+    ]
+    if seed_started:
+        writes.append(
+            {"path": guard["started"], "mode": GUARD_FILE_MODE, "only_if_absent": True, "content": render(INPUTS_TEMPLATE, {"digest": digests["current"]})}
+        )
+    directories = [systemd_dropin_dir(plan["unit"]), GUARD_INPUTS_DIR] + ([GUARD_STARTED_DIR] if seed_started else [])
+    return {"directories": directories, "writes": writes, "seed_started": seed_started, "reset_marker": False}
 
 
 def heal_report(unit: str, record_text: str | None) -> str:

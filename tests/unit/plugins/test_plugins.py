@@ -20,7 +20,6 @@ MAX_PARAMETERS = 6
 
 # "path/below/plugins.py::qualified.name": why it stays over a limit (one line).
 EXCEPTIONS = {
-    "plugin_utils/_pending.py::role_writes": "to split (issue 29)",
     "filter/rollout.py::rollout_plan_filter": "the filter's documented keyword arguments, one per variable of the rollout that shapes the plan",
     "plugin_utils/_rollout_budget.py::rollout_plan": "keyword arguments one per rollout variable, as the filter _rollout_plan passes them",
 }
