@@ -115,7 +115,7 @@ def rollout_host_problems_filter(host):
 
 
 # Eleven parameters: the filter's documented keyword arguments, one per variable of the rollout that shapes the plan.
-def rollout_plan_filter(
+def rollout_plan_filter(  # noqa: PLR0913 - the filter's documented keyword arguments
     hosts,
     max_unavailable="",
     serial=1,

@@ -233,20 +233,21 @@ def batch_plan(
     plan.update(budget=budget, max_failures=int(max_failures), converged=free, skipped=skipped)
     plan["unavailable"] = {host: fleet.unavailable[host] for host in hosts if host in fleet.unavailable}
     if not problems:
-        _place(plan, _fill(busy, budget, used, fleet.domains, first_size=int(canary)), free, int(canary))
+        plan.update(_placed(_fill(busy, budget, used, fleet.domains, first_size=int(canary)), free, int(canary)))
     return plan
 
 
-def _place(plan: dict[str, Any], batches: list[list[str]], free: list[str], canary: int) -> None:
-    """Puts the batches in the plan, the converged hosts with the first batch after the canary."""
+def _placed(batches: list[list[str]], free: list[str], canary: int) -> dict[str, Any]:
+    """The plan's batches, sizes, order and canary: the converged hosts go with the first batch after the canary."""
     canary_hosts = batches[0] if canary and batches else []
+    batches = list(batches)
     if free:
         after_canary = 1 if canary_hosts else 0
         if len(batches) > after_canary:
             batches[after_canary] = batches[after_canary] + free
         else:
             batches.append(free)
-    plan.update(batches=batches, sizes=[len(batch) for batch in batches], order=[host for batch in batches for host in batch], canary=canary_hosts)
+    return {"batches": batches, "sizes": [len(batch) for batch in batches], "order": [host for batch in batches for host in batch], "canary": canary_hosts}
 
 
 def _room_problems(busy: list[str], budget: dict[str, int], used: dict[str, int], fleet: Fleet, setting: str, down: dict[str, str]) -> list[str]:
@@ -331,7 +332,7 @@ def _failure_domains(
 
 
 # Eleven keyword parameters: one per variable of the rollout that shapes its plan, as the filter _rollout_plan takes them.
-def rollout_plan(
+def rollout_plan(  # noqa: PLR0913 - one keyword per rollout variable, as the filter passes them
     hosts: list[str],
     max_unavailable: Any = "",
     serial: Any = 1,
