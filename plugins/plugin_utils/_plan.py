@@ -157,7 +157,7 @@ def plan_host(variables: Variables | None, facts: dict[str, Any] | None) -> dict
 
 def _compute(layers_for: Callable[[dict[str, Any]], KubeletLayers], host: _Host) -> tuple[dict[str, Any], KubeletLayers | None, list[str]]:
     """Reservation on the effective config with our settings (reservedMemory left to the kubelet's default first); then
-    the problems in reading the layers (each time) or in reserving."""
+    the problems in reading the layers or in reserving, each once (both layerings read the same files)."""
     settings = dict(host.intent)
     first = layers_for(settings)
     effective = first.effective()
@@ -167,7 +167,7 @@ def _compute(layers_for: Callable[[dict[str, Any]], KubeletLayers], host: _Host)
         except KubeletConfigError as exc:
             return settings, None, first.problems + exc.problems
     layers = layers_for(settings)
-    return settings, layers, first.problems + layers.problems
+    return settings, layers, list(dict.fromkeys(first.problems + layers.problems))
 
 
 def _write_conflicts(plan: dict[str, Any], files: NodeFiles, node_directories: list[str]) -> list[str]:

@@ -249,6 +249,13 @@ def test_lablabs_refuses_by_name_what_would_be_lost_or_contradicted(lablabs, mes
         lablabs_plan(lablabs)
 
 
+def test_a_problem_in_the_kubelets_inputs_is_reported_once():
+    """The plan layers the kubelet's inputs twice (before and after its reservedMemory); a problem they carry is one."""
+    with pytest.raises(PlanError) as refused:
+        lablabs_plan({"in_agents_group": True, "rke2_kubelet_config": {"kubeReserved": {"memory": "2Gi"}}})
+    assert refused.value.problems == ["rke2_kubelet_config.kubeReserved.memory is '2Gi', kubelet_numa_config says '1Gi': set it in one place"]
+
+
 def test_lablabs_kubelet_arg_merged_and_part_of_the_plan():
     # The user's own items stay and count: their eviction-hard sets the memory term, their kube-reserved cpu adds to ours.
     user = ["--kube-reserved=cpu=100m", "eviction-hard=memory.available<500Mi", "max-pods=58"]
