@@ -36,9 +36,15 @@ import sys
 import time
 
 args = sys.argv[1:]
+hit = %r
 if %s:
-    open(%r, "w").close()
-    time.sleep(3600)
+    open(hit, "w").close()
+    # Hang as a call of a lost controller does, until the test has killed the controller (it then removes the file);
+    # then end without making the call, as no one is left to wait for it (Ansible's workers outlive a killed controller).
+    deadline = time.time() + 3600
+    while os.path.exists(hit) and time.time() < deadline:
+        time.sleep(0.2)
+    sys.exit(1)
 os.execvp("kubectl", ["kubectl"] + args)
 """
 # The calls of rollout-n1's roll to hang at.
@@ -66,8 +72,9 @@ class Controller:
     def output(self):
         return "".join(self.lines)
 
-    def kill_when(self, reached, timeout=300):
-        """Wait until reached() is true, then kill the controller and everything it started, at once."""
+    def kill_when(self, reached, timeout=300, release=None):
+        """Wait until reached() is true, then kill the controller and everything it started, at once; then remove the
+        file `release` (a hooked call's), which ends the call that hung in a worker the kill left behind."""
         deadline = time.time() + timeout
         while not reached():
             assert self.process.poll() is None, "the rollout ended before the step:\n" + self.output[-6000:]
@@ -76,6 +83,8 @@ class Controller:
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         self.reader.join(10)
+        if release is not None:
+            os.remove(release)
         return self.output
 
 
@@ -87,7 +96,7 @@ def summary(output):
 def hooked_kubectl(tmp_path, hook):
     hit = str(tmp_path / (f"hook-{hook}"))
     path = tmp_path / "kubectl-hooked"
-    path.write_text(KUBECTL_HOOK % (sys.executable, HOOKS[hook], hit))
+    path.write_text(KUBECTL_HOOK % (sys.executable, hit, HOOKS[hook]))
     path.chmod(0o755)
     return str(path), hit
 
@@ -118,7 +127,7 @@ def test_lost_before_the_drain_the_rerun_finishes_every_node_and_leaves_a_hand_c
     fleet.kubectl("cordon", "rollout-n3")  # by hand, before the rollout: not the rollout's to lift
     kubectl, hit = hooked_kubectl(tmp_path, "before-drain")
     controller = Controller(fleet, *cluster_vars(fleet, "-e", "kubelet_numa_rollout_kubectl=" + kubectl))
-    controller.kill_when(lambda: os.path.exists(hit))
+    controller.kill_when(lambda: os.path.exists(hit), release=hit)
     # Lost between the cordon and the drain: cordoned by the rollout, which its record says, and nothing applied.
     assert fleet.cordoned("rollout-n1") and record(fleet, "rollout-n1")["by"] == "rollout" and record(fleet, "rollout-n1")["step"] == "drain"
     assert not converged(fleet, "rollout-n1")
@@ -189,7 +198,7 @@ def test_lost_after_the_apply_or_verify_the_rerun_checks_and_uncordons_the_conve
     fleet.reset()
     kubectl, hit = hooked_kubectl(tmp_path, hook)
     controller = Controller(fleet, *cluster_vars(fleet, "-e", "kubelet_numa_rollout_kubectl=" + kubectl), "--limit", "rollout-n1")
-    controller.kill_when(lambda: os.path.exists(hit))
+    controller.kill_when(lambda: os.path.exists(hit), release=hit)
     # The node has what the role writes and is still cordoned, as the rollout recorded: a re-run that saw only a
     # converged node would leave it cordoned for good.
     assert fleet.cordoned("rollout-n1") and record(fleet, "rollout-n1")["step"] == recorded
