@@ -35,13 +35,8 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._config import Kubele
 from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import too_old_message
 from ansible_collections.numa.kubelet.plugins.plugin_utils._kubelet_fields import type_name
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
-from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import (
-    RenderPathError,
-    destination_problem,
-    host_name_problem,
-    remove_host,
-    write_host,
-)
+from ansible_collections.numa.kubelet.plugins.plugin_utils._render_names import RenderPathError, destination_problem, host_name_problem
+from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import remove_host, write_host
 from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout import intent_conflicts
 
 # The options as the module's DOCUMENTATION declares them, the one place they are written.

@@ -24,14 +24,9 @@ import stat
 from collections.abc import Iterable, Sequence
 from typing import Literal, TypedDict
 
-MANIFEST = ".numa-kubelet-render.json"
-_NAME_MAX = 255
-_TEMP_PREFIX = ".numa-kubelet-render-tmp-"
+from ._render_names import MANIFEST, TEMP_PREFIX, RenderPathError, check_outputs, destination_problem, host_name_problem, relative_parts
+
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-
-
-class RenderPathError(Exception):
-    """A path numa.kubelet.render refuses to write or remove; nothing was changed."""
 
 
 class Manifest(TypedDict):
@@ -41,53 +36,6 @@ class Manifest(TypedDict):
     files: dict[str, str]
     dirs: list[str]
     host_dir_created: bool
-
-
-def host_name_problem(host: object) -> str | None:
-    """Why a host name cannot be a directory name under the destination, or None."""
-    if not isinstance(host, str) or not host:
-        return f"inventory host name {host!r}: must be a non-empty string"
-    if host in (".", ".."):
-        return f"inventory host name {host!r}: is not a plain file name (. and .. name directories, not a host's own)"
-    if "/" in host:
-        return f"inventory host name {host!r}: is not a plain file name: '/' would put its files outside its own directory"
-    control = next(((position, char) for position, char in enumerate(host) if ord(char) < 32 or ord(char) == 127), None)
-    if control:
-        position, char = control
-        return (
-            f"inventory host name {host!r}: holds a control character ({char!r}, U+{ord(char):04X}, at position {position}); "
-            "the host's files go in a directory of its name, which must be a plain file name: rename the host"
-        )
-    if len(host.encode("utf-8", "surrogatepass")) > _NAME_MAX:
-        return "inventory host name %r...: is %d bytes long; a file name can have at most %d" % (
-            host[:40],
-            len(host.encode("utf-8", "surrogatepass")),
-            _NAME_MAX,
-        )
-    if host == MANIFEST or host.startswith(_TEMP_PREFIX):
-        return f"inventory host name {host!r}: is a name numa.kubelet.render keeps for itself"
-    return None
-
-
-def destination_problem(dest: object) -> str | None:
-    """Why dest cannot hold rendered hosts, or None (a missing dest is created)."""
-    if not isinstance(dest, str) or not dest:
-        return f"dest {dest!r}: must be an absolute directory on the controller, not empty (kubelet_numa_render_dir of numa.kubelet.render)"
-    if not os.path.isabs(dest):
-        return f"dest {dest!r}: must be an absolute path on the controller"
-    if os.path.lexists(dest) and not os.path.isdir(dest):
-        return f"dest {dest}: exists and is not a directory"
-    return None
-
-
-def _relative_parts(path: str) -> list[str]:
-    parts = path.strip("/").split("/")
-    if not path.strip("/") or any(part in ("", ".", "..") for part in parts):
-        raise RenderPathError(f"{path!r}: is not a plain path (empty, '.', '..' or '//' parts are refused)")
-    for part in parts:
-        if len(part.encode("utf-8", "surrogatepass")) > _NAME_MAX or "\0" in part:
-            raise RenderPathError(f"{path!r}: the part {part[:40]!r} is not a valid file name")
-    return parts
 
 
 def _sha256(data: bytes) -> str:
@@ -215,7 +163,7 @@ def _manifest(tree: _Tree) -> Manifest:
         if not isinstance(files, dict) or not isinstance(dirs, list):
             raise ValueError("bad shape")
         for path in list(files) + dirs:
-            _relative_parts(path)  # a listed path never leads out of the host directory
+            relative_parts(path)  # a listed path never leads out of the host directory
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RenderPathError):
         raise RenderPathError(
             f"{tree.label}/{MANIFEST}: is not a manifest numa.kubelet.render wrote; remove it (and the files you no longer want) by hand"
@@ -233,22 +181,6 @@ def _ours(tree: _Tree, relative: str, manifest: Manifest) -> bool:
     return data is not None and tree.kind(relative.split("/")) == "file" and manifest["files"].get(relative) == _sha256(data)
 
 
-def check_outputs(outputs: Iterable[tuple[str, str]]) -> None:
-    """outputs: [(relative path, text)]; refuses duplicates, a file that is another's directory, and reserved names."""
-    seen: dict[tuple[str, ...], str] = {}
-    for path, _text in outputs:
-        parts = tuple(_relative_parts(path))
-        if parts[0] == MANIFEST or parts[-1].startswith(_TEMP_PREFIX):
-            raise RenderPathError("%s: is a name numa.kubelet.render keeps for itself" % path)
-        if parts in seen:
-            raise RenderPathError("%s: two of the host's outputs have this path (%s and %s)" % ("/".join(parts), seen[parts], path))
-        seen[parts] = path
-    for parts, path in seen.items():
-        for length in range(1, len(parts)):
-            if parts[:length] in seen:
-                raise RenderPathError("%s: is both a file and the directory of %s among the host's outputs" % (seen[parts[:length]], path))
-
-
 def write_host(dest: str, host: str, outputs: list[tuple[str, str]], check_mode: bool = False) -> list[str]:
     """Write outputs ([(path relative to the host dir, text)]) as <dest>/<host>/<path>, replacing what the manifest lists.
 
@@ -264,7 +196,7 @@ def write_host(dest: str, host: str, outputs: list[tuple[str, str]], check_mode:
     temps: list[tuple[int | None, str, str]] = []
     try:
         manifest = _manifest(tree)
-        wanted = {"/".join(_relative_parts(path)): text.encode("utf-8") for path, text in outputs}
+        wanted = {"/".join(relative_parts(path)): text.encode("utf-8") for path, text in outputs}
         _refuse_unsafe(tree, wanted, manifest)
         if check_mode:
             return []
@@ -316,7 +248,7 @@ def _write_all(tree: _Tree, wanted: dict[str, bytes], created: list[tuple[str, .
     for relative, data in wanted.items():
         parts = relative.split("/")
         directory = tree.directory(parts[:-1], create=True, created=created)
-        temp = _TEMP_PREFIX + parts[-1][:100]
+        temp = TEMP_PREFIX + parts[-1][:100]
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=directory)
         temps.append((directory, temp, parts[-1]))
         with os.fdopen(fd, "wb") as handle:
@@ -369,7 +301,7 @@ def _remove_empty_dirs(tree: _Tree, dirs: Iterable[str]) -> None:
 
 def _write_manifest(tree: _Tree, manifest: Manifest) -> None:
     data = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8")
-    temp = _TEMP_PREFIX + MANIFEST
+    temp = TEMP_PREFIX + MANIFEST
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=tree.root_fd)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)

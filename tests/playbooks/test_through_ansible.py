@@ -12,7 +12,7 @@ import sys
 import pytest
 import yaml
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import MANIFEST
+from ansible_collections.numa.kubelet.plugins.plugin_utils._render_names import MANIFEST
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
 from ansible_collections.numa.kubelet.tests.unit.plugins.modules.fake_sysfs import make_tree
 

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from tree_snapshot import snapshot
 
 from ansible_collections.numa.kubelet.plugins.action.render import INTERNAL_ERROR, RenderTarget, host_variables, render_hosts
-from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import MANIFEST
+from ansible_collections.numa.kubelet.plugins.plugin_utils._render_names import MANIFEST
 
 ROLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4, "roles", "kubelet_numa")
 with open(os.path.join(ROLE, "defaults", "main.yml"), encoding="utf-8") as _handle:

@@ -10,14 +10,8 @@ import os
 import pytest
 from tree_snapshot import snapshot
 
-from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import (
-    MANIFEST,
-    RenderPathError,
-    destination_problem,
-    host_name_problem,
-    remove_host,
-    write_host,
-)
+from ansible_collections.numa.kubelet.plugins.plugin_utils._render_names import MANIFEST, RenderPathError, destination_problem, host_name_problem
+from ansible_collections.numa.kubelet.plugins.plugin_utils._render_tree import remove_host, write_host
 
 OUTPUTS = [("/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf", "a: 1\n"), ("/etc/default/kubelet", "X=1\n"), ("plan.json", "{}\n")]
 
