@@ -8,7 +8,7 @@ import os
 import re
 
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._detach import RunPaths, start_detached
-from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import diffs, pending_directories, pending_writes
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import diffs, make_directories, pending_directories, pending_writes
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._node import write_file
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._report import exit_with, last_report, wait_for_report, without_transaction
 
@@ -112,7 +112,8 @@ def write_progress_record(module, params):
     the transaction starts so that it is on the node whatever becomes of the controller; kept whatever the outcome."""
     record = params["progress_record"]
     try:
-        os.makedirs(os.path.dirname(record["path"]), mode=0o755, exist_ok=True)
+        directory = os.path.dirname(record["path"])
+        make_directories([(directory, os.path.isdir(directory))])
         write_file(record["path"], record["content"], "0644")
     except OSError as exc:
         module.fail_json(

@@ -107,6 +107,8 @@ def test_the_progress_record_is_written_with_its_directory_as_root_0644(tmp_path
     assert path.read_text() == '{"step": "apply"}'
     found = path.stat()
     assert (oct(found.st_mode & 0o777), found.st_uid, found.st_gid) == ("0o644", 0, 0)
+    made = path.parent.stat()
+    assert (oct(made.st_mode & 0o777), made.st_uid, made.st_gid) == ("0o755", 0, 0)
 
 
 def test_a_record_that_cannot_be_written_fails_before_anything_changed(tmp_path):
