@@ -186,6 +186,17 @@ def test_dropin_lists_replace_whole_lists(numa2):
     assert result.start["effective_config"]["reservedMemory"] == [{"numaNode": 1, "limits": {"memory": "1Gi"}}]
 
 
+def test_a_missing_config_dir_is_refused_in_the_kubelets_words(host):
+    """cmd/kubelet/app/server.go mergeKubeletConfigurations (v1.36.2): filepath.Walk's lstat of a missing root."""
+    static(host, [(0, "1Gi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
+    result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--config-dir=/etc/kubelet.conf.d")
+    assert_refused(
+        result,
+        'failed to merge kubelet configs: failed to walk through kubelet dropin directory "/etc/kubelet.conf.d": '
+        "lstat /etc/kubelet.conf.d: no such file or directory",
+    )
+
+
 def test_unknown_flag_is_refused(host):
     host.kubelet_config()
     assert_refused(

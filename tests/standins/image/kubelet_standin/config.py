@@ -287,12 +287,18 @@ def effective_config(config_path, config_dir, overrides):
         config = apply_defaults({"apiVersion": KUBELET_API_VERSION, "kind": "KubeletConfiguration"})
     if config_dir:
         directory = host_path(config_dir)
-        if not os.path.isdir(directory):
-            raise StartError(f"failed to merge kubelet configs: failed to read drop-in directory {config_dir}: no such file or directory")
-        for name in sorted(os.listdir(directory)):
-            if not name.endswith(".conf") or not os.path.isfile(os.path.join(directory, name)):
+        if not os.path.lexists(directory):
+            # cmd/kubelet/app/server.go mergeKubeletConfigurations: filepath.Walk's lstat of the root fails first.
+            raise StartError(
+                f"failed to merge kubelet configs: failed to walk through kubelet dropin directory {go_quote(config_dir)}: "
+                f"lstat {config_dir}: no such file or directory"
+            )
+        # filepath.Walk visits a root that is a file as its only entry.
+        paths = [os.path.join(config_dir, name) for name in sorted(os.listdir(directory))] if os.path.isdir(directory) else [config_dir]
+        for path in paths:
+            if not path.endswith(".conf") or not os.path.isfile(host_path(path)):
                 continue
-            dropin = load_document(os.path.join(config_dir, name), "kubelet config drop-in file")
+            dropin = load_document(path, "kubelet config drop-in file")
             config = apply_defaults(merge_patch(config, dropin))
     seen = set()
     for key, value, how in overrides:

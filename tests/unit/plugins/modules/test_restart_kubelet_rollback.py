@@ -4,7 +4,7 @@
 drop-ins agree after every way a change ends (rolled back, undone before the restart, settled). The node is a temp
 tree laid out as kubeadm's (kubeadm-flags.env, /etc/default/kubelet, /etc/kubernetes/kubelet.conf.d); systemd is a
 fake whose kubelet reads its flags files at each start and refuses a --config-dir that does not exist, as the kubelet
-does ("failed to read drop-in directory"). On test hosts the same runs in tests/restart/test_faults.py."""
+does ("failed to walk through kubelet dropin directory"). On test hosts the same runs in tests/restart/test_faults.py."""
 
 from __future__ import annotations
 
@@ -71,7 +71,12 @@ class KubeadmNode:
         pid = str(int(self.state["MainPID"] or 100) + 101)
         if missing or self.start_fails:
             self.start_fails = max(0, self.start_fails - 1)
-            error = f"failed to read drop-in directory {missing[0]}" if missing else "forced failure"
+            error = "forced failure"
+            if missing:  # the kubelet's words (cmd/kubelet/app/server.go), its quotes escaped as klog writes them
+                error = (
+                    f'failed to merge kubelet configs: failed to walk through kubelet dropin directory \\"{missing[0]}\\": '
+                    f"lstat {missing[0]}: no such file or directory"
+                )
             self.journal.append((time.time(), f'E1128 server.go:1] "command failed" err="{error}"'))
             self.state.update(ActiveState="failed", SubState="failed", MainPID="0")
             return
