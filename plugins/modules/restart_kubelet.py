@@ -130,6 +130,16 @@ options:
         description: Write it only when there is no such file.
         type: bool
         default: false
+      previous_sha256:
+        description:
+          - "What the file held when the plan that wrote O(write[].content) read it: C(sha256:) and the hex digest of its
+            bytes, or V(absent) for no file (as M(numa.kubelet.plan_node) plans it). When the file differs from
+            O(write[].content) and no longer holds that, someone changed it since the plan: the task fails naming it,
+            before anything is written or restarted (also under the transaction's lock, against a transaction that ran
+            meanwhile)."
+          - Omitted, the file is written whatever it holds.
+        type: str
+        version_added: 0.2.0
   directories:
     description:
       - Directories to create (mode C(0755), owner and group root) before the writes, or to give that mode, owner and

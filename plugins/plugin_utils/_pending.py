@@ -12,6 +12,7 @@ templates and hands the texts to role_writes(), which decides all of it once; th
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypedDict
@@ -50,9 +51,11 @@ class _WriteBase(TypedDict):
 
 
 class Write(_WriteBase, total=False):
-    """A file for numa.kubelet.restart_kubelet to write; only_if_absent: written only where it is missing."""
+    """A file for numa.kubelet.restart_kubelet to write; only_if_absent: written only where it is missing;
+    previous_sha256: what it held when planned (previous_digest), so that the write never goes over a later change."""
 
     only_if_absent: bool
+    previous_sha256: str
 
 
 class GuardWrites(TypedDict):
@@ -150,6 +153,10 @@ def role_writes(
         writes.append({"path": guard["marker"], "mode": GUARD_FILE_MODE, "content": "", "only_if_absent": True})
     pending_directories = [path for path in directories if attributes.get(path) != DIRECTORY_ATTRIBUTES]
     pending_writes = [write["path"] for write in writes if _differs(write, files, attributes)]
+    for write in writes:
+        digest = previous_digest(write, files, attributes)
+        if digest:
+            write["previous_sha256"] = digest
     return {
         "directories": directories,
         "writes": writes,
@@ -201,6 +208,18 @@ def heal_report(unit: str, record_text: str | None) -> str:
         f"numa.kubelet: {unit} failed {failures} time(s) after the change numa.kubelet made at {record['change_time']}, and at "
         f"{record['time']} the node {done}. The kubelet's last error: {error}"
     )
+
+
+def previous_digest(write: Write, files: NodeFiles, attributes: Mapping[str, Mapping[str, str]]) -> str | None:
+    """What the file held as discovery read it, for numa.kubelet.restart_kubelet's write[].previous_sha256: sha256:<hex>
+    of its text, 'absent' for no file; None where it cannot tell (files given rather than read, a file it did not read
+    as text) or need not (a file written only where it is missing never goes over anything)."""
+    if not attributes or write.get("only_if_absent"):
+        return None
+    if write["path"] not in attributes:
+        return "absent"
+    text = files.get(write["path"])
+    return None if text is None else "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _differs(write: Write, files: NodeFiles, attributes: Mapping[str, Mapping[str, str]]) -> bool:

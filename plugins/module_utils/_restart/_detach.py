@@ -13,7 +13,7 @@ import signal
 import uuid
 from dataclasses import dataclass
 
-from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import pending_directories, pending_writes
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import changed_since_planned, pending_directories, pending_writes
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._node import remove
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._transaction import Transaction
 
@@ -90,6 +90,10 @@ def _run_under_the_lock(params, publish):
     try:
         # What differs is looked at again under the lock: a transaction that ran meanwhile may have written it.
         directories, writes = pending_directories(params["directories"]), pending_writes(params["write"])
+        # ... and a file changed meanwhile by someone else is not written over.
+        stale = changed_since_planned(writes, params["unit"])
+        if stale:
+            return {"failed": True, "changed": False, "settled": True, "rolled_back": False, "written": [], "steps": [], "msg": stale}
         return Transaction(params, directories, writes, on_up=publish).run()
     except Exception as exc:  # pylint: disable=broad-except
         return {"failed": True, "changed": True, "settled": True, "msg": f"numa.kubelet: the restart transaction broke: {type(exc).__name__}: {exc}"}

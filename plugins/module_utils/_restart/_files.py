@@ -5,12 +5,15 @@ back what a transaction wrote."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._node import octal, read_file, remove, write_file
 
 DIRECTORY_MODE = "0755"
+# A write's previous_sha256 for a file that did not exist when it was planned.
+ABSENT = "absent"
 
 
 def pending_directories(paths):
@@ -41,9 +44,27 @@ def pending_writes(items):
                 "mode": octal(item["mode"]),
                 "previous": None if found is None else found[0],
                 "previous_mode": None if found is None else found[1],
+                "previous_sha256": item.get("previous_sha256"),
             }
         )
     return pending
+
+
+def text_digest(text):
+    """sha256:<hex> of a file's text as it is on disk (UTF-8), or ABSENT for no file (None)."""
+    return ABSENT if text is None else "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def changed_since_planned(pending, unit):
+    """Refusal of the files of `pending` (pending_writes) that changed on the node since the plan read them (their
+    previous_sha256), so that a transaction never writes over a change it did not plan; None when none did."""
+    changed = [item["path"] for item in pending if item.get("previous_sha256") and text_digest(item["previous"]) != item["previous_sha256"]]
+    if not changed:
+        return None
+    return (
+        f"numa.kubelet: {', '.join(changed)} changed on the node since this host was planned; nothing was written and {unit} was "
+        "not restarted. Plan the host again (run the role or the rollout again) to apply over the file as it is now"
+    )
 
 
 def diffs(pending):

@@ -8,7 +8,13 @@ import os
 import re
 
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._detach import RunPaths, start_detached
-from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import diffs, make_directories, pending_directories, pending_writes
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._files import (
+    changed_since_planned,
+    diffs,
+    make_directories,
+    pending_directories,
+    pending_writes,
+)
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._node import write_file
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._report import exit_with, last_report, wait_for_report, without_transaction
 
@@ -39,6 +45,7 @@ ARGUMENT_SPEC = {
             "content": {"type": "str"},
             "mode": {"type": "str"},
             "only_if_absent": {"type": "bool", "default": False},
+            "previous_sha256": {"type": "str"},
         },
     },
     "directories": {"type": "list", "elements": "path", "default": []},
@@ -91,6 +98,9 @@ def run(module):
             wait_for_report(module, params, paths, params["token"], [])
         last_report(module, paths)
     writes = pending_writes(params["write"])
+    stale = changed_since_planned(writes, params["unit"])
+    if stale:
+        module.fail_json(msg=stale, changed=False, rolled_back=False, settled=True, written=[], steps=[])
     if module.check_mode:
         restarted = f", and {params['unit']} restarted" if params["restart"] else ""
         changed = bool(params["restart"] or writes or pending_directories(params["directories"]))

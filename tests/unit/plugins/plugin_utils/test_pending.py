@@ -5,6 +5,7 @@ differs from the node, decided once for the role (roles/kubelet_numa/tasks/main.
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -251,3 +252,25 @@ def test_a_heal_the_node_declined_is_reported_with_its_reason():
 def test_an_unreadable_heal_record_is_reported_not_a_crash():
     healed = role_writes(kubeadm_plan(), {GUARD["healed"]: "{not json"}, {}, True, False, render)["healed"]
     assert healed.startswith("numa.kubelet: kubelet.service: the self-heal's record /var/lib/numa-kubelet/kubelet.service.healed.json cannot be read")
+
+
+def test_each_write_carries_what_the_node_held_when_planned():
+    # restart_kubelet refuses to write over a file that changed since (numa.kubelet.rollout applies its planning play's
+    # plan minutes later): the digest of the text read, 'absent' for a missing file.
+    result = kubeadm_plan()
+    files, attributes = converged(result)
+    files[DROPIN] = "edited by hand\n"
+    del files[EXTRA_ARGS], attributes[EXTRA_ARGS]
+    writes = {write["path"]: write for write in role_writes(result, files, attributes, True, False, render)["writes"]}
+    assert writes[DROPIN]["previous_sha256"] == "sha256:" + hashlib.sha256(b"edited by hand\n").hexdigest()
+    assert writes[EXTRA_ARGS]["previous_sha256"] == "absent"
+    assert writes[GUARD["inputs"]]["previous_sha256"] == "sha256:" + hashlib.sha256(files[GUARD["inputs"]].encode()).hexdigest()
+
+
+def test_no_digest_for_files_given_rather_than_read_nor_for_a_file_written_only_where_missing():
+    result = kubeadm_plan()
+    assert not [write for write in role_writes(result, {}, {}, True, False, render)["writes"] if "previous_sha256" in write]
+    files, attributes = converged(result)
+    del files[GUARD["started"]], attributes[GUARD["started"]]
+    writes = {write["path"]: write for write in role_writes(result, files, attributes, True, False, render)["writes"]}
+    assert writes[GUARD["started"]]["only_if_absent"] and "previous_sha256" not in writes[GUARD["started"]]
