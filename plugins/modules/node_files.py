@@ -26,7 +26,9 @@ options:
     elements: path
     default: []
   dirs:
-    description: Absolute paths of directories whose regular files (not subdirectories) are read.
+    description:
+      - Absolute paths of directories whose regular files are read, those of their subdirectories too (the kubelet
+        merges the C(.conf) files of its C(--config-dir) at any depth); a symlink to a directory is not followed.
     type: list
     elements: path
     default: []
@@ -120,6 +122,16 @@ def _attributes(path):
     return {"mode": f"{stat.S_IMODE(info.st_mode):04o}", "owner": owner, "group": group}
 
 
+def _files_under(directory):
+    """The regular files under `directory` at any depth, as the kubelet walks its --config-dir (filepath.Walk, which
+    does not enter a symlink to a directory)."""
+    found = []
+    for root, subdirectories, names in os.walk(directory):
+        subdirectories.sort()
+        found.extend(os.path.join(root, name) for name in sorted(names) if os.path.isfile(os.path.join(root, name)))
+    return found
+
+
 def _read(module, path, max_bytes):
     size = os.path.getsize(path)
     if size > max_bytes:
@@ -176,10 +188,8 @@ def main():
         if not os.path.isdir(directory):
             continue
         existing.append(directory)
-        for name in sorted(os.listdir(directory)):
-            path = os.path.join(directory, name)
-            if os.path.isfile(path):
-                files[path] = _read(module, path, module.params["max_bytes"])
+        for path in _files_under(directory):
+            files[path] = _read(module, path, module.params["max_bytes"])
     attributes = {path: _attributes(path) for path in existing + [path for path, text in files.items() if text is not None]}
     result = {"files": files, "existing": existing, "attributes": attributes}
     if module.params["units"]:

@@ -27,7 +27,7 @@ from ._config import API_VERSION, KIND
 from ._effective import parse_kubelet_flags
 from ._flags import flag_key
 from ._kubelet_fields import type_name
-from ._plan_inputs import Dropin, KubeletLayers, NodeFiles, OurLayer, Variables, absolute_paths, dir_files, dropins_in, load_mapping
+from ._plan_inputs import Dropin, KubeletLayers, NodeFiles, OurLayer, Variables, absolute_paths, dir_files, dropins_in, load_mapping, walk_order
 
 # The oldest minor whose agent writes the kubelet's defaults as a drop-in (k3s#10433; docs/kubelet-facts.md section 4).
 DROPIN_MINOR = 32
@@ -195,7 +195,7 @@ class AgentInputs:
         dropins, problems = dropins_in(self.files, self.dropin_dir, replace=replace)
         if self.defaults_dropin[0] not in [path for path, _document in dropins]:
             # The agent writes its defaults drop-in at every start; a node planned before its first start has none yet.
-            dropins = sorted(dropins + [self.defaults_dropin], key=lambda item: item[0])
+            dropins = sorted(dropins + [self.defaults_dropin], key=lambda item: walk_order(item[0]))
         return dropins, problems
 
     def layers_from(self, sources: list[ConfigSource], replace: Dropin | None = None, ours: Literal["dropin", "main", "flags"] | None = None) -> KubeletLayers:

@@ -214,16 +214,29 @@ class KubeletLayers:
         }
 
 
+def walk_order(path: str) -> list[str]:
+    """The sort key of filepath.Walk's order: names sorted in each directory, a directory's files before its next
+    sibling ("a/x.conf" before "a.conf", which a plain string sort puts the other way round)."""
+    return path.split("/")
+
+
+def dropin_paths(files: NodeFiles, directory: str) -> list[str]:
+    """The drop-ins the kubelet merges from its --config-dir `directory`: every file ending in .conf at any depth, in
+    filepath.Walk's order (cmd/kubelet/app/server.go mergeKubeletConfigurations walks the directory down)."""
+    prefix = directory.rstrip("/") + "/"
+    return sorted((path for path, text in files.items() if text is not None and path.startswith(prefix) and path.endswith(".conf")), key=walk_order)
+
+
 def dropins_in(files: NodeFiles, directory: str, replace: Dropin | None = None) -> tuple[list[Dropin], list[str]]:
-    """(the .conf drop-ins of `directory` as (path, document) in lexical order, the problems in reading them);
+    """(the drop-ins of `directory` as (path, document) in the kubelet's order, the problems in reading them);
     replace=(path, document) puts one in its place."""
     documents: list[Dropin] = []
     problems: list[str] = []
-    for path in dir_files(files, directory, (".conf",)):
+    for path in dropin_paths(files, directory):
         document, found = load_kubelet_config(path, files[path])
         documents.append((path, document or {}))
         problems += found
     if replace is not None:
         documents = [(path, document) for path, document in documents if path != replace[0]] + [replace]
-        documents.sort(key=lambda item: item[0])
+        documents.sort(key=lambda item: walk_order(item[0]))
     return documents, problems

@@ -74,3 +74,23 @@ def test_unit_states_come_from_the_systemctl_on_the_path(tmp_path, capsys, monke
         "kubelet.service": {"active_state": "active", "sub_state": "running"},
         "rke2-agent.service": {"active_state": "failed", "sub_state": "failed"},
     }
+
+
+def test_a_directorys_files_are_read_at_any_depth_but_not_through_a_symlinked_directory(tmp_path, capsys):
+    """The kubelet merges the .conf files of its --config-dir's subdirectories too (RKE2 and k3s copy a user's
+    config-dir= there as 20-cli-config-dir/); filepath.Walk does not enter a symlink to a directory."""
+    dropins = tmp_path / "kubelet.conf.d"
+    (dropins / "20-cli-config-dir" / "deeper").mkdir(parents=True)
+    (dropins / "00-defaults.conf").write_text("a\n")
+    (dropins / "20-cli-config-dir" / "50-user.conf").write_text("b\n")
+    (dropins / "20-cli-config-dir" / "deeper" / "x.conf").write_text("c\n")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "y.conf").write_text("d\n")
+    (dropins / "30-link").symlink_to(tmp_path / "elsewhere")
+    answer = _run_node_files({"dirs": [str(dropins)]}, capsys)
+    assert answer["files"] == {
+        str(dropins / "00-defaults.conf"): "a\n",
+        str(dropins / "20-cli-config-dir" / "50-user.conf"): "b\n",
+        str(dropins / "20-cli-config-dir" / "deeper" / "x.conf"): "c\n",
+    }
+    assert answer["existing"] == [str(dropins)]

@@ -97,6 +97,29 @@ def test_a_later_dropin_or_a_flag_that_overrides_ours_is_refused():
     ]
 
 
+def test_the_drop_ins_of_a_config_dir_s_subdirectories_count_in_the_kubelets_walk_order():
+    # The kubelet v1.36.2 merges a subdirectory's .conf files too (a kubeReserved in <config-dir>/20-cli-config-dir/
+    # changed its sum: "the total amount "1636Mi" ... is not equal to the value "2660Mi""), in filepath.Walk's order.
+    files = {
+        "/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
+        "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d"\n',
+        "/etc/kubelet.d/20-site.conf": "maxPods: 40\n",
+        "/etc/kubelet.d/20-site/10-eviction.conf": "evictionHard: {memory.available: 500Mi}\nmaxPods: 58\n",
+    }
+    result = plan("kubeadm", files)
+    assert [dropin["path"] for dropin in result["kubelet_inputs"]["dropins"]] == [
+        "/etc/kubelet.d/20-site/10-eviction.conf",
+        "/etc/kubelet.d/20-site.conf",
+        "/etc/kubelet.d/50-numa-kubelet.conf",
+    ]
+    assert result["kubelet_config"]["maxPods"] == 40
+    assert shares(result) == ["1274Mi", "1274Mi"]  # 1Gi + 1Gi + the nested drop-in's 500Mi
+    files["/etc/kubelet.d/90-late/x.conf"] = "kubeReserved: {memory: 2Gi}\n"
+    with pytest.raises(PlanError) as raised:
+        plan("kubeadm", files)
+    assert raised.value.problems[0].startswith("/etc/kubelet.d/90-late/x.conf sets kubeReserved, which overrides the value numa.kubelet writes")
+
+
 def test_a_kube_reserved_flag_we_do_not_write_drops_the_files_memory_reservation():
     # The user's flag wins over the main file's kubeReserved.memory; the plan follows what the kubelet will run with.
     files = {
