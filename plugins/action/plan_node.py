@@ -23,6 +23,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._core_version import 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._discovery import discover, units_to_guard
 from ansible_collections.numa.kubelet.plugins.plugin_utils._pending import guard_state_paths, role_writes
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan import plan_host
+from ansible_collections.numa.kubelet.plugins.plugin_utils._role_facts import role_facts
 
 # The options as the module's DOCUMENTATION declares them, the one place they are written.
 ARGUMENT_SPEC = argument_spec_from_documentation(DOCUMENTATION)
@@ -139,6 +140,14 @@ class _Node:
         return answer["content"] if answer.get("status") == 200 else ""
 
 
+class _ShallowCopied(dict):
+    """Task variables whose deep copy (what ansible.builtin.template's lookup makes of its variables before it adds the
+    template_* ones at the top) is a shallow one: the values are shared, never changed by a render."""
+
+    def __deepcopy__(self, memo):
+        return dict(self)
+
+
 class ActionModule(ActionBase):
     """Discover the node (read-only) and plan its kubelet NUMA configuration."""
 
@@ -183,6 +192,8 @@ class ActionModule(ActionBase):
                         plan, facts["files"], attributes, reboot_reset, bool(self._task.check_mode), self._role_template_renderer(task_vars)
                     )
                 result["plan"] = plan
+                if args["pending"]:
+                    result["role_facts"] = role_facts(plan)
                 # The node healed itself (or declined to) since the collection's last change: every run says so.
                 healed = [plan["apply"]["healed"]] if args["pending"] and plan["apply"]["healed"] else []
                 if plan["warnings"] or healed:
@@ -207,8 +218,11 @@ class ActionModule(ActionBase):
         templates/ first) rendered by ansible.builtin.template's lookup, as `lookup('ansible.builtin.template', ...)` in
         the role renders it, so that the bytes (the ansible_managed header included) are those the role writes."""
         lookup = lookup_loader.get("ansible.builtin.template", loader=self._loader, templar=self._templar)
+        # The lookup deep-copies the variables it is given for every template; the host's task variables are large and
+        # nothing here changes them, so one shallow copy serves every render.
+        variables = _ShallowCopied(task_vars)
 
         def render(template, template_vars):
-            return lookup.run([template], variables=task_vars, template_vars=template_vars)[0]
+            return lookup.run([template], variables=variables, template_vars=template_vars)[0]
 
         return render

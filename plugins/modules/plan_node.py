@@ -136,6 +136,17 @@ plan:
       text, mode, owner or group); and C(pending), true when any differs or the plan's C(restart) is not V(none)."
   returned: when O(plan=true)
   type: dict
+role_facts:
+  description:
+    - What the P(numa.kubelet.kubelet_numa#role) role keeps as facts besides RV(discovered) and RV(plan), ready for its
+      C(set_fact) (each fact that does not apply is absent).
+    - C(kubelet_numa_healed), the node's self-heal report (C(healed) of C(apply) in RV(plan)) when it has one.
+    - With an RKE2 plan, C(kubelet_numa_rke2_kubelet_args) and C(kubelet_numa_rke2_options) (C(kubelet_args) and
+      C(options) of C(rke2) in RV(plan)), and C(kubelet_numa_<name>) for each of C(rke2_server_options),
+      C(rke2_agent_options), C(rke2_kubelet_arg) and C(rke2_kubelet_config) that C(rke2.lablabs) holds.
+  returned: when O(pending=true)
+  type: dict
+  version_added: 0.2.0
 problems:
   description: One line per reason the node cannot be planned.
   returned: failure

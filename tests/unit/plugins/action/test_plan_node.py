@@ -1,12 +1,15 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""plan_node's node: what `rke2 --version` / `k3s --version` print, and a host failure saying what to set when they fail."""
+"""plan_node's node: what `rke2 --version` / `k3s --version` print, and a host failure saying what to set when they fail;
+the variables it hands the role's templates."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
-from ansible_collections.numa.kubelet.plugins.action.plan_node import K3S_PATH, RKE2_PATH, _Node, _NodeFailure
+from ansible_collections.numa.kubelet.plugins.action.plan_node import K3S_PATH, RKE2_PATH, _Node, _NodeFailure, _ShallowCopied
 
 
 class FakeAction:
@@ -50,3 +53,12 @@ def test_a_missing_program_fails_the_host_saying_which_variable_to_set(program, 
     with pytest.raises(_NodeFailure) as failure:
         getattr(_Node(action, {}, None), program + "_version")()
     assert failure.value.result == {"failed": True, "rc": 127, "stdout": "", "stderr": f"sh: 1: {program}: not found\n", "msg": message}
+
+
+def test_the_template_lookups_copy_of_the_task_variables_is_shallow():
+    # ansible.builtin.template's lookup deep-copies its variables for every template, then adds the template_* ones.
+    task_vars = {"kubelet_numa_config": {"kubeReserved": {"memory": "1Gi"}}, "ansible_search_path": ["/role"]}
+    copied = copy.deepcopy(_ShallowCopied(task_vars))
+    copied.update(template_path="kubeadm.j2")
+    assert not isinstance(copied, _ShallowCopied) and copied["kubelet_numa_config"] is task_vars["kubelet_numa_config"]
+    assert "template_path" not in task_vars
