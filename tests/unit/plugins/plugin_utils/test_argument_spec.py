@@ -4,10 +4,19 @@
 
 from __future__ import annotations
 
+import ast
+import glob
+import os
+
+import pytest
+import yaml
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.numa.kubelet.plugins.modules.plan_node import DOCUMENTATION
+from ansible_collections.numa.kubelet.plugins.plugin_utils import _argument_spec
 from ansible_collections.numa.kubelet.plugins.plugin_utils._argument_spec import argument_spec_from_documentation
+
+MODULES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))), "plugins", "modules")
 
 NESTED = """
 module: example
@@ -68,3 +77,17 @@ def test_plan_node_is_validated_against_its_own_documentation():
     assert result.validated_parameters == {"variables": {}, "pending": True, "also_units": ["kubelet.service"], "also_read": [], "lablabs": {}, "plan": True}
     refused = ArgumentSpecValidator(spec).validate({"variables": {}, "pendng": True})
     assert "pendng" in " ".join(refused.error_messages)
+
+
+@pytest.mark.parametrize("module", sorted(glob.glob(os.path.join(MODULES, "*.py"))))
+def test_every_modules_documentation_reads_the_same_with_libyaml(module):
+    # The controller reads DOCUMENTATION with libyaml where PyYAML has it: the same data as yaml.safe_load.
+    with open(module, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    documentation = ast.literal_eval(next(node.value for node in tree.body if _assigns(node, "DOCUMENTATION")))
+    assert yaml.load(documentation, Loader=_argument_spec._DOCUMENTATION_LOADER) == yaml.safe_load(documentation)
+    assert _argument_spec._DOCUMENTATION_LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _assigns(node, name):
+    return isinstance(node, ast.Assign) and [getattr(target, "id", None) for target in node.targets] == [name]
