@@ -9,9 +9,13 @@ output with its stage's name in front; the one tagged `alone` runs after both (`
 one after the other, as listed). One stage alone, once the virtualenvs exist:
 `.cache/tools-venv/bin/nox -s lint` (`nox -l` lists them).
 
-Every session uses the project's own virtualenvs (venv_backend "none"): requirements-dev.txt's for the tests,
-requirements-tools.txt's (ruff, pre-commit, ansible-runner, nox) for the tools. A stage whose kit beside the checkout
-(../shared/NAME, or the environment variable naming it) is absent is skipped, and says so with the path it looked at.
+nox owns the test tools' environment: the session `dev` makes it with uv in .nox/dev from requirements-dev.txt (reused,
+and brought up to the pins, at each run); every stage of this file requires it and runs its tools from there by path.
+The lint tools (ruff, mypy, pre-commit, ansible-runner) are in nox's own environment, .cache/tools-venv from
+requirements-tools.txt. The stages docs-check, extra-checks and yamllint are antsibull-nox's (antsibull-nox.toml), each
+in an environment of its own in .nox; docs/contributing.md says which of antsibull-nox's sessions do not work here and
+why. A stage whose kit beside the checkout (../shared/NAME, or the environment variable naming it) is absent is skipped,
+and says so with the path it looked at.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ import sys
 import tempfile
 import threading
 
+import antsibull_nox
 import nox
+from antsibull_nox.sessions.lint import add_yamllint
 
 REPO = os.path.dirname(os.path.abspath(__file__))
 COMMON = os.path.join(REPO, "scripts", "lib", "common.sh")
@@ -37,16 +43,31 @@ from stages import Prefixer, phases, shell_scripts, summary  # noqa: E402
 
 
 def _common_paths():
-    """CACHE, VENV and TOOLS_VENV as scripts/lib/common.sh decides them (the environment variables it reads, or the
-    checkout's .venv and .cache): one place decides where the virtualenvs are."""
-    script = 'source "$1" && printf "%s\\0" "$CACHE" "$VENV" "$TOOLS_VENV"'
+    """CACHE, VENV, TOOLS_VENV and NOX_DEV_ENV as scripts/lib/common.sh decides them (the environment variables it reads,
+    or the checkout's .nox/dev and .cache): one place decides where the virtualenvs are."""
+    script = 'source "$1" && printf "%s\\0" "$CACHE" "$VENV" "$TOOLS_VENV" "$NOX_DEV_ENV"'
     output = subprocess.run(["bash", "-c", script, "common.sh", COMMON], capture_output=True, text=True, check=True).stdout
-    return output.split("\0")[:3]
+    return output.split("\0")[:4]
 
 
-CACHE, VENV, TOOLS_VENV = _common_paths()
-nox.options.default_venv_backend = "none"
+CACHE, VENV, TOOLS_VENV, NOX_DEV_ENV = _common_paths()
+# nox's own envdir is where common.sh says the test tools' environment is (.nox/dev is .nox's session `dev`).
+nox.options.envdir = os.path.join(REPO, ".nox")
+nox.options.default_venv_backend = "uv|venv"
+nox.options.reuse_venv = "yes"
 nox.options.error_on_external_run = False
+
+
+@nox.session(venv_backend="uv|venv" if VENV == NOX_DEV_ENV else "none", reuse_venv=True, default=False)
+def dev(session):
+    """The test tools' environment (requirements-dev.txt), .nox/dev; with NUMA_KUBELET_VENV set, that one instead,
+    made by scripts/lib/common.sh."""
+    if VENV != NOX_DEV_ENV:
+        if not os.path.isfile(os.path.join(VENV, "bin", "python")):
+            session.error(f"NUMA_KUBELET_VENV names {VENV}, which is no virtualenv (scripts/lib/common.sh ensure_venv makes it)")
+        session.log(f"the test tools' environment is {VENV} (NUMA_KUBELET_VENV)")
+        return
+    session.install("-r", os.path.join(REPO, "requirements-dev.txt"))
 
 
 def _kit(variable, default, tool=None):
@@ -81,7 +102,7 @@ def stage(*, fast=False, waits=False, alone=False):
     test host and are what `./scripts/test --fast` runs. `waits`: a stage that mostly waits (test hosts, an API server,
     kubelets' settle times) and names its own containers and ports; ./scripts/test runs these one after the other
     beside the other stages. `alone`: a stage that needs the machine to itself, run after all the others."""
-    tags = [tag for tag, wanted in (("fast", fast), ("waits", waits), ("alone", alone)) if wanted]
+    tags = ["stage"] + [tag for tag, wanted in (("fast", fast), ("waits", waits), ("alone", alone)) if wanted]
 
     def decorate(function):
         def run(session):
@@ -89,7 +110,7 @@ def stage(*, fast=False, waits=False, alone=False):
             function(session)
 
         run.__name__, run.__doc__ = function.__name__, function.__doc__
-        return nox.session(venv_backend="none", tags=tags)(run)
+        return nox.session(venv_backend="none", tags=tags, requires=["dev"])(run)
 
     return decorate
 
@@ -112,7 +133,8 @@ def pytest(session):
 @stage(fast=True)
 def lint(session):
     """What .pre-commit-config.yaml runs, from the pinned tools: ruff check and format (ruff.toml), mypy (mypy.ini), shellcheck
-    (.shellcheckrc, from Debian), pre-commit's check of its config, yamllint and ansible-lint (production)."""
+    (.shellcheckrc, from Debian), pre-commit's check of its config and ansible-lint (production); yamllint is the stage
+    yamllint."""
     _bash(session, "ensure_debian_packages", "shellcheck")
     tools = os.path.join(TOOLS_VENV, "bin")
     session.run(os.path.join(tools, "ruff"), "check", "--no-cache", "--output-format", "concise", ".")
@@ -120,12 +142,50 @@ def lint(session):
     session.run(os.path.join(tools, "mypy"))  # the engine, as mypy.ini says
     session.run("shellcheck", *shell_scripts(REPO))
     session.run(os.path.join(tools, "pre-commit"), "validate-config", ".pre-commit-config.yaml")
-    session.run(os.path.join(VENV, "bin", "yamllint"), "--strict", ".")
     # ANSIBLE_HOME keeps ansible-lint's cache (which it searches first) out of ~/.ansible, where a stale installed
     # numa.kubelet would shadow the checkout (ansible.cfg makes the checkout numa.kubelet).
     session.run(
         os.path.join(VENV, "bin", "ansible-lint"), "--offline", "--profile", "production", env={"ANSIBLE_HOME": os.path.join(CACHE, "ansible-lint-home")}
     )
+
+
+# In the order antsibull-nox adds them (the toml's sessions, then yamllint), which is the order of the summary.
+ANTSIBULL_NOX_STAGES = ("docs-check", "extra-checks", "yamllint")
+
+
+def _antsibull_nox_stages():
+    """antsibull-nox's sessions as stages that need no test host: extra-checks and docs-check (antsibull-nox.toml), and
+    yamllint, added here rather than through the toml's [sessions.lint], which would also add a session `lint` (and
+    isort, black, flake8, pylint, mypy over its own file lists) in place of this file's. yamllint lints every YAML file
+    git tracks with .yamllint, and the YAML of the plugins' documentation and examples with .yamllint-plugin-docs."""
+    antsibull_nox.load_antsibull_nox_toml()
+    add_yamllint(
+        run_yamllint=True,
+        yamllint_config=".yamllint",
+        yamllint_config_plugins=".yamllint-plugin-docs",
+        yamllint_config_plugins_examples=".yamllint-plugin-docs",
+        yamllint_config_extra_docs=None,
+        yamllint_package="yamllint==" + _pin("requirements-dev.txt", "yamllint"),
+        # What antsibull-docs 2.28.0 of requirements-dev.txt installs with it.
+        yamllint_antsibull_docutils_package="antsibull-docutils==1.4.1",
+    )
+    for name in ANTSIBULL_NOX_STAGES:
+        session = nox.registry.get()[name]
+        session.tags += ["stage", "fast"]
+        session.default = True  # antsibull-nox adds yamllint as a part of its lint session, not to run alone
+
+
+def _pin(requirements, package):
+    """The version REQUIREMENTS (a file of the checkout) pins PACKAGE at."""
+    with open(os.path.join(REPO, requirements), encoding="utf-8") as handle:
+        for line in handle:
+            name, _, version = line.strip().partition("==")
+            if name == package:
+                return version
+    raise LookupError(f"{requirements} pins no {package}")
+
+
+_antsibull_nox_stages()
 
 
 @stage(fast=True)
@@ -185,7 +245,8 @@ def lablabs(session):
     _test_hosts(session, "container")
     python_path = os.path.join(CACHE, "lablabs-python")
     if not os.path.isdir(os.path.join(python_path, "netaddr")):
-        session.run(os.path.join(VENV, "bin", "python"), "-m", "pip", "install", "-q", "--target", python_path, "netaddr==1.3.0")
+        uv = (os.path.join(TOOLS_VENV, "bin", "uv"), "pip", "install", "-q", "--python", os.path.join(VENV, "bin", "python"))
+        session.run(*uv, "--target", python_path, "netaddr==1.3.0")
     env = {"NUMA_KUBELET_APISERVER": APISERVER, "NUMA_KUBELET_LABLABS_RKE2": LABLABS_RKE2, "NUMA_KUBELET_LABLABS_PYTHONPATH": python_path}
     _pytest(session, "-p", "no:xdist", "tests/lablabs", env=env)
 
@@ -244,7 +305,9 @@ def matrix(session):
 def _run_lane(stages, report, prefixed, output_lock):
     """nox over STAGES (one after the other) in a process of its own, writing REPORT; PREFIXED: each line of its output
     with the running stage's name in front, for lanes that run side by side."""
-    argv = [sys.executable, "-m", "nox", "--noxfile", os.path.abspath(__file__), "--report", report, "--sessions", *stages]
+    # The session `dev` (what every stage requires) ran before (scripts/test: ensure_venv): --no-dependencies keeps two lanes from
+    # bringing one environment up to date at once.
+    argv = [sys.executable, "-m", "nox", "--noxfile", os.path.abspath(__file__), "--no-dependencies", "--report", report, "--sessions", *stages]
     if not prefixed:
         subprocess.run(argv, check=False)
         return
@@ -281,7 +344,7 @@ def main(argv):
     parser.add_argument("--fast", action="store_true", help="only the stages that need no test host")
     parser.add_argument("--serial", action="store_true", help="one stage after the other, none side by side")
     arguments = parser.parse_args(argv)
-    registry = nox.registry.get()
+    registry = {name: function for name, function in nox.registry.get().items() if "stage" in function.tags}
     stages = [name for name, function in registry.items() if not arguments.fast or "fast" in function.tags]
     if arguments.serial:
         order = [[stages]]

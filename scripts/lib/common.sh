@@ -8,7 +8,11 @@ CACHE=${NUMA_KUBELET_CACHE:-$REPO/.cache}
 # clone on a machine reuses them; their stamps (recipe, packages, stand-in hash) decide when to rebuild.
 TEST_HOSTS=${NUMA_KUBELET_TEST_HOSTS:-${NUMA_KUBELET_CACHE:+$NUMA_KUBELET_CACHE/test-hosts}}
 TEST_HOSTS=${TEST_HOSTS:-/var/cache/numa-kubelet/test-hosts}
-VENV=${NUMA_KUBELET_VENV:-$REPO/.venv}
+# The test tools' environment (requirements-dev.txt) is nox's: its session `dev` makes it in .nox/dev. Set
+# NUMA_KUBELET_VENV to use a virtualenv made elsewhere instead (ensure_venv then makes it with pip where it is missing).
+NOX_DEV_ENV=$REPO/.nox/dev
+VENV=${NUMA_KUBELET_VENV:-$NOX_DEV_ENV}
+# nox's own environment (requirements-tools.txt: nox, uv and the lint tools); nox cannot make the environment it runs in.
 TOOLS_VENV=${NUMA_KUBELET_TOOLS_VENV:-$CACHE/tools-venv}
 RENDER_VENV=${NUMA_KUBELET_RENDER_VENV:-$CACHE/render-venv}
 PYTHON=${NUMA_KUBELET_PYTHON:-python3}
@@ -75,14 +79,36 @@ ensure_venv_of() {
     ensure_venv_with "$venv" "$(sha256sum "$REPO/$requirements" | cut -d' ' -f1)" "$requirements" -r "$REPO/$requirements"
 }
 
-# The project's virtualenv with the pinned tools of requirements-dev.txt.
+# The test tools' environment: nox's session `dev` (noxfile.py) makes it with uv, or brings it up to
+# requirements-dev.txt's pins; an environment named by NUMA_KUBELET_VENV is made the old way where it is missing.
 ensure_venv() {
-    ensure_venv_of "$VENV" requirements-dev.txt
+    ensure_tools_venv
+    if [ "$VENV" != "$NOX_DEV_ENV" ]; then
+        ensure_venv_of "$VENV" requirements-dev.txt
+        return 0
+    fi
+    local log=$CACHE/nox-dev.log
+    mkdir -p "$CACHE"
+    "$TOOLS_VENV/bin/nox" --noxfile "$REPO/noxfile.py" --no-color -s dev >"$log" 2>&1 \
+        || die "nox -s dev (the test tools' environment $VENV) failed; last lines of $log: $(tail -n 3 "$log" | tr '\n' ' ')"
 }
 
-# ruff, pre-commit and ansible-runner (requirements-tools.txt), beside the project's virtualenv.
+# nox, uv and the lint tools (requirements-tools.txt), made with pip's help only for uv: uv installs the rest (seconds,
+# where pip takes a minute on an empty cache).
 ensure_tools_venv() {
-    ensure_venv_of "$TOOLS_VENV" requirements-tools.txt
+    local venv=$TOOLS_VENV stamp=$TOOLS_VENV/.numa-kubelet-venv wanted uv
+    wanted=$(sha256sum "$REPO/requirements-tools.txt" | cut -d' ' -f1)
+    if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+        return 0
+    fi
+    uv=$(grep -E '^uv==' "$REPO/requirements-tools.txt") || die "requirements-tools.txt pins no uv"
+    ensure_python_venv
+    say "creating the virtualenv $venv (requirements-tools.txt)"
+    rm -rf "$venv"
+    "$PYTHON" -m venv "$venv"
+    { "$venv/bin/python" -m pip install -q "$uv" && "$venv/bin/uv" pip install -q --python "$venv/bin/python" -r "$REPO/requirements-tools.txt"; } \
+        >"$venv.log" 2>&1 || die "installing requirements-tools.txt into $venv failed; last lines of $venv.log: $(tail -n 3 "$venv.log" | tr '\n' ' ')"
+    echo "$wanted" >"$stamp"
 }
 
 # The render's own virtualenv: ansible-core alone (with what pip installs for it), at requirements-dev.txt's pin so
