@@ -94,11 +94,25 @@ ensure_venv() {
 }
 
 # nox, uv and the lint tools (requirements-tools.txt), made with pip's help only for uv: uv installs the rest (seconds,
-# where pip takes a minute on an empty cache).
+# where pip takes a minute on an empty cache). One maker at a time: checkouts may share it (NUMA_KUBELET_TOOLS_VENV).
 ensure_tools_venv() {
-    local venv=$TOOLS_VENV stamp=$TOOLS_VENV/.numa-kubelet-venv wanted uv
-    wanted=$(sha256sum "$REPO/requirements-tools.txt" | cut -d' ' -f1)
-    if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+    local venv=$TOOLS_VENV
+    if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.numa-kubelet-venv" 2>/dev/null)" = "$(tools_venv_digest)" ]; then
+        return 0
+    fi
+    mkdir -p "$(dirname "$venv")"
+    (flock 9 && make_tools_venv) 9>"$venv.lock" || exit 1
+}
+
+tools_venv_digest() {
+    sha256sum "$REPO/requirements-tools.txt" | cut -d' ' -f1
+}
+
+make_tools_venv() {
+    local venv=$TOOLS_VENV wanted uv
+    wanted=$(tools_venv_digest)
+    # Another run may have made it while this one waited for the lock.
+    if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.numa-kubelet-venv" 2>/dev/null)" = "$wanted" ]; then
         return 0
     fi
     uv=$(grep -E '^uv==' "$REPO/requirements-tools.txt") || die "requirements-tools.txt pins no uv"
@@ -108,7 +122,7 @@ ensure_tools_venv() {
     "$PYTHON" -m venv "$venv"
     { "$venv/bin/python" -m pip install -q "$uv" && "$venv/bin/uv" pip install -q --python "$venv/bin/python" -r "$REPO/requirements-tools.txt"; } \
         >"$venv.log" 2>&1 || die "installing requirements-tools.txt into $venv failed; last lines of $venv.log: $(tail -n 3 "$venv.log" | tr '\n' ' ')"
-    echo "$wanted" >"$stamp"
+    echo "$wanted" >"$venv/.numa-kubelet-venv"
 }
 
 # The render's own virtualenv: ansible-core alone (with what pip installs for it), at requirements-dev.txt's pin so
