@@ -179,8 +179,8 @@ def _pin(requirements, package):
     """The version REQUIREMENTS (a file of the checkout) pins PACKAGE at."""
     with open(os.path.join(REPO, requirements), encoding="utf-8") as handle:
         for line in handle:
-            name, _, version = line.strip().partition("==")
-            if name == package:
+            name, pinned, version = line.strip().partition("==")
+            if pinned and name == package:
                 return version
     raise LookupError(f"{requirements} pins no {package}")
 

@@ -26,8 +26,8 @@ def _session_packages():
 
 @pytest.mark.parametrize(("option", "requirement"), _session_packages())
 def test_a_session_package_is_pinned_as_requirements_dev_pins_it(option, requirement):
-    name, _, version = requirement.partition("==")
-    assert version, f"{option} = {requirement!r} names no version"
+    name, pinned, version = requirement.partition("==")
+    assert pinned and version, f"{option} = {requirement!r} names no version"
     assert _dev_pins().get(name) == version, f"{option} = {requirement!r}; requirements-dev.txt: {name}=={_dev_pins().get(name)}"
 
 
