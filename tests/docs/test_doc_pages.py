@@ -33,7 +33,7 @@ def readme_first_screen():
 
 def test_readme_starts_with_the_two_commands():
     # The main job on its embedded default and the whole suite, each working on a fresh machine (.ci/run runs the second).
-    title, commands, _ = re.split(r"^```(?:bash)?\n", readme_first_screen(), maxsplit=2, flags=re.M)
+    title, commands, _rest = re.split(r"^```(?:bash)?\n", readme_first_screen(), maxsplit=2, flags=re.M)
     assert title.strip() == "# numa.kubelet"
     assert [line.split()[0] for line in commands.splitlines()] == ["./scripts/render", "./scripts/test"]
 
