@@ -186,6 +186,18 @@ def test_dropin_lists_replace_whole_lists(numa2):
     assert result.start["effective_config"]["reservedMemory"] == [{"numaNode": 1, "limits": {"memory": "1Gi"}}]
 
 
+def test_dropins_of_subdirectories_count_in_the_walks_order(host):
+    """mergeKubeletConfigurations walks --config-dir down: 20-site/ is entered before 20-site.conf ("20-site" sorts
+    first), and its kubeReserved counts (the real kubelet v1.36.2 refused the sum it changed)."""
+    static(host, [(0, "1124Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
+    host.kubelet_config("/etc/kubelet.conf.d/20-site/10-reserved.conf", kubeReserved={"memory": "612Mi"}, maxPods=58)
+    host.kubelet_config("/etc/kubelet.conf.d/20-site.conf", maxPods=40)
+    result = host.kubelet("--config=/var/lib/kubelet/config.yaml", "--config-dir=/etc/kubelet.conf.d")
+    assert_started(result)
+    assert result.start["effective_config"]["maxPods"] == 40
+    assert result.start["effective_config"]["kubeReserved"] == {"memory": "612Mi"}
+
+
 def test_a_missing_config_dir_is_refused_in_the_kubelets_words(host):
     """cmd/kubelet/app/server.go mergeKubeletConfigurations (v1.36.2): filepath.Walk's lstat of a missing root."""
     static(host, [(0, "1Gi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})

@@ -279,6 +279,18 @@ def merge_patch(target, patch):
     return result
 
 
+def walk(logical):
+    """The files under `logical` in filepath.WalkDir's order (names sorted in each directory, a subdirectory entered
+    where its name sorts; a symlink to a directory not entered); a root that is not a directory is its only entry."""
+    real = host_path(logical)
+    if os.path.islink(real) or not os.path.isdir(real):
+        return [logical]
+    found = []
+    for name in sorted(os.listdir(real)):
+        found.extend(walk(os.path.join(logical, name)))
+    return found
+
+
 def effective_config(config_path, config_dir, overrides):
     """Build the effective config: defaults -> main file -> drop-ins -> flags."""
     if config_path:
@@ -293,9 +305,7 @@ def effective_config(config_path, config_dir, overrides):
                 f"failed to merge kubelet configs: failed to walk through kubelet dropin directory {go_quote(config_dir)}: "
                 f"lstat {config_dir}: no such file or directory"
             )
-        # filepath.Walk visits a root that is a file as its only entry.
-        paths = [os.path.join(config_dir, name) for name in sorted(os.listdir(directory))] if os.path.isdir(directory) else [config_dir]
-        for path in paths:
+        for path in walk(config_dir):
             if not path.endswith(".conf") or not os.path.isfile(host_path(path)):
                 continue
             dropin = load_document(path, "kubelet config drop-in file")
