@@ -23,6 +23,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_summary impo
     halted_record,
     rolled_record,
     summary_lines,
+    with_halts,
 )
 
 
@@ -169,6 +170,17 @@ def rollout_halt_filter(plan, failed, batch):
     return halt_reason(plain_data(plan), list(plain_data(failed or [])), list(plain_data(batch or [])))
 
 
+def rollout_halted_filter(results, plan=None):
+    """Each host's record, with the halted record of a host whose batch the rollout halted before."""
+    results = plain_data(results)
+    if not isinstance(results, dict) or not all(isinstance(record, dict) for record in results.values()):
+        raise AnsibleFilterError(f"_rollout_halted: the input must map each host to its record, got {results!r} ({type_name(results)})")
+    plan = plain_data(plan) or {}
+    if not isinstance(plan, dict):
+        raise AnsibleFilterError(f"_rollout_halted: plan must be a _rollout_plan result, got {plan!r} ({type_name(plan)})")
+    return with_halts(results, plan)
+
+
 class FilterModule:
     """Fleet rollout and verification."""
 
@@ -185,4 +197,5 @@ class FilterModule:
             "_rollout_halt": rollout_halt_filter,
             "_rollout_result": rollout_result_filter,
             "_rollout_failures": rollout_failures_filter,
+            "_rollout_halted": rollout_halted_filter,
         }

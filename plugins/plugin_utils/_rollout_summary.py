@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._rollout import flag
+from ._rollout_budget import halt_reason
 
 # What a failed step left behind, when the host was reachable (the role's rescue rolls an apply back).
 _LEFT_AFTER_FAILED_STEP = {"drain": ", nothing applied", "apply": ", rolled back by the role"}
@@ -118,6 +119,26 @@ def failed_record(failure: dict[str, Any], decision: dict[str, Any], probe: dict
         "cordoned": decision.get("owner") is not None,
         "message": message,
     }
+
+
+def with_halts(results: dict[str, dict[str, Any]], plan: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each host's record, and for a host of a batch the rollout halted before (which the roll left without a record),
+    its halted_record: the roll's halt decided again, batch by batch, as roll_host.yml decided it before each batch
+    (_rollout_budget.halt_reason with the hosts failed in the batches before). The roll does not record it itself, so
+    that a halted host costs no task turn of its own there.
+
+    results: each host's kubelet_numa_rollout_result ({} when the roll recorded none). plan: the _rollout_plan result
+    ({} without the planning play: then nothing is worked out).
+    """
+    completed = {host: dict(record or {}) for host, record in results.items()}
+    failed: list[str] = []
+    for batch in plan.get("batches") or []:
+        reason = halt_reason(plan, failed, list(batch))
+        for host in batch:
+            if reason and host in completed and not completed[host]:
+                completed[host] = halted_record(reason)
+        failed += [host for host in batch if completed.get(host, {}).get("result") == "failed"]
+    return completed
 
 
 def failure_lines(results: dict[str, dict[str, Any]], max_failures: int, canary: list[str]) -> dict[str, str]:

@@ -114,6 +114,21 @@ def test_rollout_result_builds_the_record_the_roll_keeps():
         result({"decision": {}, "control_lost": [["drain"]]})
 
 
+def test_rollout_halted_gives_the_hosts_of_a_halted_batch_their_record():
+    halted = FilterModule().filters()["_rollout_halted"]
+    results = {"n1": {"result": "failed", "step": "apply", "message": "x"}, "n2": {}}
+    assert halted(results, {"batches": [["n1"], ["n2"]], "canary": ["n1"]})["n2"] == {
+        "result": "untouched",
+        "message": "halted before its batch: the canary n1 failed: no later batch starts",
+    }
+    # Without the planning play's plan, nothing is worked out.
+    assert halted(results) == results
+    with pytest.raises(AnsibleFilterError, match=r"^_rollout_halted: the input must map each host to its record, got \['n1'\] \(list\)$"):
+        halted(["n1"])
+    with pytest.raises(AnsibleFilterError, match=r"^_rollout_halted: plan must be a _rollout_plan result, got \['b'\] \(list\)$"):
+        halted(results, ["b"])
+
+
 def test_rollout_failures_says_each_failed_host():
     failures = FilterModule().filters()["_rollout_failures"]
     assert failures({"n1": {"result": "failed", "step": "drain", "message": "timeout"}}) == {"n1": "numa.kubelet.rollout halted at n1 (drain): timeout"}

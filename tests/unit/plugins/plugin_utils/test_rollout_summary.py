@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_summary import (
+    MAX_FAILURES,
     failed_record,
     failure_lines,
     halted_record,
@@ -15,6 +16,7 @@ from ansible_collections.numa.kubelet.plugins.plugin_utils._rollout_summary impo
     result_text,
     rolled_record,
     summary_lines,
+    with_halts,
 )
 
 SPLIT = [{"numaNode": 0, "limits": {"memory": "1Gi"}}, {"numaNode": 1, "limits": {"memory": "512Mi"}}]
@@ -123,6 +125,24 @@ def test_a_halted_host_is_untouched_with_the_reason():
         "message": "halted before its batch: the canary n1 failed: no later batch starts",
     }
     assert result_text(halted_record("x")) == "untouched, halted before its batch: x"
+
+
+def test_the_hosts_of_each_batch_the_roll_halted_before_get_the_reason_the_roll_had():
+    # As roll_host.yml decides before each batch: the failed hosts of the batches before it. n3 rolled in a batch after
+    # a failure within the failure budget; n5 halted after the second failure; n6's batch halted too.
+    plan = {"batches": [["n1"], ["n2", "n3"], ["n4"], ["n5"], ["n6"]], "canary": ["n1"], "max_failures": 1}
+    results = {"n1": APPLIED, "n2": failed(), "n3": APPLIED, "n4": failed(), "n5": {}, "n6": {}}
+    completed = with_halts(results, plan)
+    reason = f"2 host(s) failed (n2, n4), more than {MAX_FAILURES} (1): no later batch starts"
+    assert completed == dict(results, n5=halted_record(reason), n6=halted_record(reason))
+    # A host the roll did record keeps its record; without a plan nothing is worked out; the input is left as it was.
+    assert with_halts(dict(results, n5=APPLIED), plan)["n5"] == APPLIED
+    assert with_halts(results, {}) == results and results["n5"] == {}
+
+
+def test_a_failed_canary_halts_every_later_batch():
+    completed = with_halts({"n1": failed(), "n2": {}, "n3": {}}, {"batches": [["n1"], ["n2"], ["n3"]], "canary": ["n1"]})
+    assert completed["n2"] == completed["n3"] == halted_record("the canary n1 failed: no later batch starts")
 
 
 def failed(step="apply", message="boom"):
