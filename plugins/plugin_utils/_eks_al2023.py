@@ -12,8 +12,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import yaml
-
 from ._allocatable import memory_reservation
 from ._boot_split_bundle import SHELLSCRIPT_CONTENT_TYPE
 from ._config import KubeletConfigError
@@ -21,6 +19,7 @@ from ._eks_karpenter import KarpenterAmi, conflicts, ec2nodeclass, karpenter_inp
 from ._eks_node_class import header_comment, percentage_memory_problems, yaml_text
 from ._eks_nodeadm import NODECONFIG_CONTENT_TYPE, cluster_problems
 from ._plan import plan_host
+from ._yaml_text import load_yaml
 
 # Fixed, so the same input gives the same bytes; it cannot occur in the part (a NodeConfig holds no "--==").
 MIME_BOUNDARY = "==NUMA-KUBELET-BOUNDARY=="
@@ -56,7 +55,7 @@ def nodeconfig_parts(user_data: str) -> list[Any]:
     import email  # pylint: disable=import-outside-toplevel
 
     message = email.message_from_string(user_data)
-    return [yaml.safe_load(str(part.get_payload())) for part in message.walk() if part.get_content_type() == NODECONFIG_CONTENT_TYPE]
+    return [load_yaml(str(part.get_payload())) for part in message.walk() if part.get_content_type() == NODECONFIG_CONTENT_TYPE]
 
 
 def al2023_class_problems(node_class: dict, path: str) -> list[str]:

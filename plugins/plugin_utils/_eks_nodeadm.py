@@ -36,6 +36,7 @@ import yaml
 
 from ._config import KubeletConfigError
 from ._effective import merge_patch
+from ._yaml_text import load_yaml_documents, yaml_error_text
 
 NODECONFIG_API_VERSION = "node.eks.aws/v1alpha1"
 NODECONFIG_KIND = "NodeConfig"
@@ -81,9 +82,11 @@ def _first_nodeconfig(data: bytes, origin: str) -> dict:
     """The first YAML document of data as a NodeConfig mapping (what DecodeNodeConfig reads)."""
     try:
         text = data.decode("utf-8")
-        document = next(iter(yaml.safe_load_all(text)), None)
-    except (UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise NodeadmSourceError(["%s: nodeadm cannot decode it as a NodeConfig: %s" % (origin, str(exc).replace("\n", " "))]) from exc
+        document = next(iter(load_yaml_documents(text)), None)
+    except UnicodeDecodeError as exc:
+        raise NodeadmSourceError(["%s: nodeadm cannot decode it as a NodeConfig: %s" % (origin, exc)]) from exc
+    except yaml.YAMLError as exc:
+        raise NodeadmSourceError([f"{origin}: nodeadm cannot decode it as a NodeConfig: {yaml_error_text(exc)}"]) from exc
     if not isinstance(document, dict) or document.get("kind") != NODECONFIG_KIND or document.get("apiVersion") != NODECONFIG_API_VERSION:
         found = (document.get("apiVersion"), document.get("kind")) if isinstance(document, dict) else (None, type(document).__name__)
         raise NodeadmSourceError(

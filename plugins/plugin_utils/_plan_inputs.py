@@ -22,6 +22,7 @@ from ._config import API_VERSION, KIND, KubeletConfigError
 from ._effective import effective_kubelet_config, parse_kubelet_flags
 from ._kubelet_fields import field_type_problems, type_name
 from ._split import numa_nodes_from
+from ._yaml_text import load_yaml, yaml_error_text
 
 _SAFE_PATH = re.compile(r"^/[A-Za-z0-9._/+@:=-]*$")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -158,11 +159,11 @@ def load_mapping(path: str, text: str | None) -> tuple[dict[str, Any] | None, li
 @functools.lru_cache(maxsize=256)
 def _parsed_mapping(path: str, text: str) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     """load_mapping's answer, parsed once per text: a plan reads each drop-in in several layerings (before the change,
-    and twice with it), and PyYAML's pure-Python parser takes milliseconds per file. Callers get a copy."""
+    and twice with it), and a pure-Python parser takes milliseconds per file. Callers get a copy."""
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
-        return None, ("%s: not valid YAML/JSON: %s" % (path, str(exc).replace("\n", " ")),)
+        return None, (f"{path}: not valid YAML/JSON: {yaml_error_text(exc)}",)
     if data is not None and not isinstance(data, dict):
         return None, ("%s: must hold a mapping, got %s" % (path, type(data).__name__),)
     return data or {}, ()

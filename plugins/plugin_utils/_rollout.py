@@ -25,6 +25,7 @@ import yaml
 
 from ._config import KubeletConfigError, plain_data
 from ._manager_inputs import state_problems
+from ._yaml_text import load_yaml
 
 # The variables that state a host's intent; set by two unrelated groups with different values, they conflict.
 INTENT_VARIABLES = ("kubelet_numa_config", "kubelet_numa_reserved_memory_split", "kubelet_numa_platform")
@@ -137,7 +138,7 @@ def file_drift(plan: dict[str, Any]) -> list[str]:
                 problems.append("%s: is %r on the node, the plan %r" % (path, previous, entry["text"]))
         else:
             try:
-                on_disk = yaml.safe_load(previous)
+                on_disk = load_yaml(previous)
             except yaml.YAMLError as exc:
                 problems.append("%s: is not YAML on the node (%s)" % (path, exc))
                 continue
