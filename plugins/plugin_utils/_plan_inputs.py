@@ -169,16 +169,40 @@ def _parsed_mapping(path: str, text: str) -> tuple[dict[str, Any] | None, tuple[
     return data or {}, ()
 
 
-def load_kubelet_config(path: str, text: str | None) -> tuple[dict[str, Any] | None, list[str]]:
-    """A KubeletConfiguration file (main config or drop-in) read as the kubelet decodes it, with the problems of its kind
-    and field types."""
+def load_kubelet_config(path: str, text: str | None, *, dropin: bool) -> tuple[dict[str, Any] | None, list[str]]:
+    """A KubeletConfiguration file (the main config, or a drop-in of --config-dir) read as the kubelet decodes it, with
+    the problems of its kind and field types."""
     data, problems = load_mapping(path, text)
-    if data:
-        for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
-            if key in data and data[key] != expected:
-                problems.append(f"{path}: {key} {data[key]!r} is not {expected!r}; the kubelet refuses a file of another kind here")
-        problems.extend(field_type_problems(data, f"{path}: "))
+    if text is None or data is None:
+        return data, problems
+    refusal = _decode_refusal(path, text, data, dropin)
+    if refusal:
+        return data, [f"{path}: {refusal}"]
+    for key, expected in (("apiVersion", API_VERSION), ("kind", KIND)):
+        if data[key] != expected:
+            problems.append(f"{path}: {key} {data[key]!r} is not {expected!r}; the kubelet refuses a file of another kind here")
+    problems.extend(field_type_problems(data, f"{path}: "))
     return data, problems
+
+
+def _decode_refusal(path: str, text: str, data: Mapping[str, Any], dropin: bool) -> str | None:
+    """The kubelet's refusal of an empty file or one without kind or apiVersion, in its words (the real kubelet v1.36.2
+    refuses each at start: cmd/kubelet/app/server.go loadConfigFile and mergeKubeletConfigurations, over
+    pkg/kubelet/kubeletconfig/configfiles and apimachinery's "Object 'Kind' is missing"); None when it decodes."""
+    if text == "":
+        reason = f'kubelet config file "{path}" was empty'
+    elif "kind" not in data:
+        reason = f"Object 'Kind' is missing in '{text}'"
+    elif "apiVersion" not in data:
+        if dropin:
+            return f"failed to load kubelet dropin file, path: {path}, unknown apiVersion/kind: /, Kind={data['kind']}"
+        reason = f"Object 'apiVersion' is missing in '{text}'"
+    else:
+        return None
+    if dropin:
+        return f"failed to load kubelet dropin file, path: {path}, error: {reason}"
+    decode = reason if text == "" else f"failed to decode: {reason}"
+    return f"failed to load kubelet config file, path: {path}, error: failed to load Kubelet config file {path}, error {decode}"
 
 
 def dir_files(files: NodeFiles, directory: str, suffixes: tuple[str, ...]) -> list[str]:
@@ -244,7 +268,7 @@ def dropins_in(files: NodeFiles, directory: str, replace: Dropin | None = None) 
     documents: list[Dropin] = []
     problems: list[str] = []
     for path in dropin_paths(files, directory):
-        document, found = load_kubelet_config(path, files[path])
+        document, found = load_kubelet_config(path, files[path], dropin=True)
         documents.append((path, document or {}))
         problems += found
     if replace is not None:

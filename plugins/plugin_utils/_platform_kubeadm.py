@@ -61,7 +61,7 @@ def _kubeadm_layers(variables: Variables, files: NodeFiles) -> _KubeadmLayers:
     config_file = variables["kubelet_numa_kubeadm_config_file"]
     flags_file = variables["kubelet_numa_kubeadm_flags_file"]
     extra_file = variables["kubelet_numa_kubeadm_extra_args_file"]
-    main, problems = load_kubelet_config(config_file, files.get(config_file))
+    main, problems = load_kubelet_config(config_file, files.get(config_file), dropin=False)
     if files.get(config_file) is None:
         problems.append(f"{config_file} does not exist: this is not a kubeadm node that has joined its cluster (kubelet_numa_kubeadm_config_file)")
     # 10-kubeadm.conf: $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS

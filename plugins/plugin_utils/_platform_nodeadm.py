@@ -212,7 +212,7 @@ def _layout(inputs: LayoutInputs) -> tuple[Layout | None, list[str]]:
     apply_unit = variables.get("kubelet_numa_nodeadm_apply_service")
     problems = _apply_unit_problems(apply_unit, source_dir)
     if files.get(base_path) is not None:
-        base, found = load_kubelet_config(base_path, files[base_path])
+        base, found = load_kubelet_config(base_path, files[base_path], dropin=False)
     else:
         base, found = _nodeadm_base(variables, inputs.facts, inputs.nodes)
     if problems + found:
@@ -221,7 +221,7 @@ def _layout(inputs: LayoutInputs) -> tuple[Layout | None, list[str]]:
         word for word in env_words(files.get(variables["kubelet_numa_nodeadm_kubelet_environment"])) if not word.startswith(("--config=", "--config-dir="))
     ]
     dropin_path = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"] + "/" + NODEADM_DROPIN
-    current, problems = load_kubelet_config(dropin_path, files.get(dropin_path))
+    current, problems = load_kubelet_config(dropin_path, files.get(dropin_path), dropin=True)
     current_dropin = current or {}
     sources, overrides, assumption, found = _sources(inputs, ours_path, current_dropin)
     if problems + found:

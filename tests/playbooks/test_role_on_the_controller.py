@@ -20,6 +20,8 @@ from ansible.release import __version__ as ansible_core_version
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.path.dirname(sys.executable)
+# A kubeadm node's main config as the kubelet needs it at least (without apiVersion and kind it refuses to start).
+KUBEADM_CONFIG = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 TOPOLOGY = {
     "numa_nodes": [{"id": 0, "memory_bytes": 16 << 30, "cpus": list(range(0, 48))}, {"id": 1, "memory_bytes": 16 << 30, "cpus": list(range(48, 96))}],
     "numa_memory_capacity_bytes": 32 << 30,
@@ -184,7 +186,7 @@ def test_an_undetectable_platform_fails_the_host_in_planning(collections_root, t
     role_vars = {
         "kubelet_numa_topology": TOPOLOGY,
         "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
-        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n", "/etc/rancher/rke2/config.yaml": "token: x\n"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": KUBEADM_CONFIG, "/etc/rancher/rke2/config.yaml": "token: x\n"},
     }
     result = run_check(collections_root, tmp_path, role_play(tmp_path, role_vars, plan_file))
     assert result.returncode == 2
@@ -213,7 +215,7 @@ def test_the_plans_warnings_are_shown_as_task_warnings(collections_root, tmp_pat
         "kubelet_numa_platform": "kubeadm",
         "kubelet_numa_topology": TOPOLOGY,
         "kubelet_numa_config": {"memoryManagerPolicy": "Static"},
-        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": KUBEADM_CONFIG},
         "kubelet_numa_kubeadm_config_dir": str(tmp_path / "kubelet.conf.d"),
         "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env"),
     }
@@ -250,7 +252,7 @@ def test_the_plan_says_what_the_role_writes_rendered_from_its_templates(collecti
         "kubelet_numa_platform": "kubeadm",
         "kubelet_numa_topology": TOPOLOGY,
         "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
-        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": KUBEADM_CONFIG},
         "kubelet_numa_kubeadm_config_dir": config_dir,
         "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env"),
     }
@@ -297,7 +299,7 @@ def test_plan_node_with_pending_outside_the_role_says_it_needs_the_roles_templat
         "kubelet_numa_kubeadm_flags_file": "/var/lib/kubelet/kubeadm-flags.env",
         "kubelet_numa_kubeadm_extra_args_file": "/etc/default/kubelet",
         "kubelet_numa_kubeadm_config_dir": "/etc/kubernetes/kubelet.conf.d",
-        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": KUBEADM_CONFIG},
     }
     path = tasks_play(tmp_path, "Pending outside the role", [{"name": "Plan", "numa.kubelet.plan_node": {"variables": variables, "pending": True}}])
     result = run_check(collections_root, tmp_path, path)
@@ -330,7 +332,7 @@ def test_tasks_from_kubeadm_plans_as_main_with_the_platform(collections_root, tm
         "kubelet_numa_platform": "kubeadm",
         "kubelet_numa_topology": TOPOLOGY,
         "kubelet_numa_config": {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node"},
-        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": "kind: KubeletConfiguration\n"},
+        "kubelet_numa_node_files": {"/var/lib/kubelet/config.yaml": KUBEADM_CONFIG},
         "kubelet_numa_kubeadm_config_dir": str(tmp_path / "kubelet.conf.d"),
         "kubelet_numa_kubeadm_extra_args_file": str(tmp_path / "kubelet.env"),
     }

@@ -24,7 +24,9 @@ TOPOLOGY = {
     "numa_memory_capacity_bytes": 32 << 30,
 }
 INTENT = {"memoryManagerPolicy": "Static", "topologyManagerPolicy": "single-numa-node", "kubeReserved": {"memory": "1Gi"}, "systemReserved": {"memory": "1Gi"}}
-KUBEADM_MAIN = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n"
+# What every KubeletConfiguration file starts with: the kubelet refuses one without (test_plan_inputs.py).
+HEAD = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+KUBEADM_MAIN = HEAD + "cgroupDriver: systemd\n"
 
 
 def plan(platform, files=None, intent=None, **variables):
@@ -81,7 +83,7 @@ def test_a_later_dropin_or_a_flag_that_overrides_ours_is_refused():
     files = {
         "/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
         "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d --kube-reserved=cpu=100m"\n',
-        "/etc/kubelet.d/90-late.conf": "kubeReserved: {memory: 2Gi}\n",
+        "/etc/kubelet.d/90-late.conf": HEAD + "kubeReserved: {memory: 2Gi}\n",
     }
     with pytest.raises(PlanError) as raised:
         plan("kubeadm", files)
@@ -97,14 +99,29 @@ def test_a_later_dropin_or_a_flag_that_overrides_ours_is_refused():
     ]
 
 
+def test_a_drop_in_without_kind_is_refused_before_anything_changes():
+    # The real kubelet v1.36.2 does not start with it: "failed to load kubelet dropin file, path: ..., error: Object
+    # 'Kind' is missing in '...'"; a restart over it would leave the kubelet stopped.
+    files = {
+        "/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
+        "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d"\n',
+        "/etc/kubelet.d/20-site.conf": "maxPods: 40\n",
+    }
+    with pytest.raises(PlanError) as raised:
+        plan("kubeadm", files)
+    assert raised.value.problems == [
+        "/etc/kubelet.d/20-site.conf: failed to load kubelet dropin file, path: /etc/kubelet.d/20-site.conf, error: Object 'Kind' is missing in 'maxPods: 40\n'"
+    ]
+
+
 def test_the_drop_ins_of_a_config_dir_s_subdirectories_count_in_the_kubelets_walk_order():
     # The kubelet v1.36.2 merges a subdirectory's .conf files too (a kubeReserved in <config-dir>/20-cli-config-dir/
     # changed its sum: "the total amount "1636Mi" ... is not equal to the value "2660Mi""), in filepath.Walk's order.
     files = {
         "/var/lib/kubelet/config.yaml": KUBEADM_MAIN,
         "/etc/default/kubelet": 'KUBELET_EXTRA_ARGS="--config-dir=/etc/kubelet.d"\n',
-        "/etc/kubelet.d/20-site.conf": "maxPods: 40\n",
-        "/etc/kubelet.d/20-site/10-eviction.conf": "evictionHard: {memory.available: 500Mi}\nmaxPods: 58\n",
+        "/etc/kubelet.d/20-site.conf": HEAD + "maxPods: 40\n",
+        "/etc/kubelet.d/20-site/10-eviction.conf": HEAD + "evictionHard: {memory.available: 500Mi}\nmaxPods: 58\n",
     }
     result = plan("kubeadm", files)
     assert [dropin["path"] for dropin in result["kubelet_inputs"]["dropins"]] == [
@@ -114,7 +131,7 @@ def test_the_drop_ins_of_a_config_dir_s_subdirectories_count_in_the_kubelets_wal
     ]
     assert result["kubelet_config"]["maxPods"] == 40
     assert shares(result) == ["1274Mi", "1274Mi"]  # 1Gi + 1Gi + the nested drop-in's 500Mi
-    files["/etc/kubelet.d/90-late/x.conf"] = "kubeReserved: {memory: 2Gi}\n"
+    files["/etc/kubelet.d/90-late/x.conf"] = HEAD + "kubeReserved: {memory: 2Gi}\n"
     with pytest.raises(PlanError) as raised:
         plan("kubeadm", files)
     assert raised.value.problems[0].startswith("/etc/kubelet.d/90-late/x.conf sets kubeReserved, which overrides the value numa.kubelet writes")
