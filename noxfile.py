@@ -44,10 +44,13 @@ from stages import Prefixer, phases, shell_scripts, summary  # noqa: E402
 
 def _common_paths():
     """CACHE, VENV, TOOLS_VENV and NOX_DEV_ENV as scripts/lib/common.sh decides them (the environment variables it reads,
-    or the checkout's .nox/dev and .cache): one place decides where the virtualenvs are."""
-    script = 'source "$1" && printf "%s\\0" "$CACHE" "$VENV" "$TOOLS_VENV" "$NOX_DEV_ENV"'
+    or the checkout's .nox/dev and .cache): one place decides where the virtualenvs are. Also how uv trusts
+    certificates (UV_SYSTEM_CERTS), for nox's uv backend when nox runs without scripts/test."""
+    script = 'source "$1" && printf "%s\\0" "$CACHE" "$VENV" "$TOOLS_VENV" "$NOX_DEV_ENV" "$UV_SYSTEM_CERTS"'
     output = subprocess.run(["bash", "-c", script, "common.sh", COMMON], capture_output=True, text=True, check=True).stdout
-    return output.split("\0")[:4]
+    values = output.split("\0")[:5]
+    os.environ["UV_SYSTEM_CERTS"] = values[4]
+    return values[:4]
 
 
 CACHE, VENV, TOOLS_VENV, NOX_DEV_ENV = _common_paths()

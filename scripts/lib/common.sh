@@ -15,6 +15,9 @@ VENV=${NUMA_KUBELET_VENV:-$NOX_DEV_ENV}
 # nox's own environment (requirements-tools.txt: nox, uv and the lint tools); nox cannot make the environment it runs in.
 TOOLS_VENV=${NUMA_KUBELET_TOOLS_VENV:-$CACHE/tools-venv}
 RENDER_VENV=${NUMA_KUBELET_RENDER_VENV:-$CACHE/render-venv}
+# uv trusts the system's certificate store, as pip does (Debian's pip and its /etc/pip.conf): where the way to PyPI
+# passes a certificate authority of the machine's own (a proxy's), uv's built-in roots would refuse it.
+export UV_SYSTEM_CERTS=${UV_SYSTEM_CERTS:-true}
 PYTHON=${NUMA_KUBELET_PYTHON:-python3}
 # ansible-test keeps its sanity tests' virtualenvs (keyed by their pinned requirements) and its get-pip bootstrap in
 # ~/.ansible/test: a machine-wide HOME for it lets every clone and run reuse them (minutes per core on an empty HOME).
