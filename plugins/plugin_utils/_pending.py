@@ -12,11 +12,11 @@ templates and hands the texts to role_writes(), which decides all of it once; th
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypedDict
 
+from ..module_utils._restart._digest import text_digest
 from ._plan_inputs import NodeFiles
 
 # Where the checkpoint guard keeps its state; each path is the unit's own (several units may be guarded on one node).
@@ -217,9 +217,9 @@ def previous_digest(write: Write, files: NodeFiles, attributes: Mapping[str, Map
     if not attributes or write.get("only_if_absent"):
         return None
     if write["path"] not in attributes:
-        return "absent"
+        return text_digest(None)
     text = files.get(write["path"])
-    return None if text is None else "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return None if text is None else text_digest(text)
 
 
 def _differs(write: Write, files: NodeFiles, attributes: Mapping[str, Mapping[str, str]]) -> bool:

@@ -5,15 +5,13 @@ back what a transaction wrote."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 
+from ansible_collections.numa.kubelet.plugins.module_utils._restart._digest import text_digest
 from ansible_collections.numa.kubelet.plugins.module_utils._restart._node import octal, read_file, remove, write_file
 
 DIRECTORY_MODE = "0755"
-# A write's previous_sha256 for a file that did not exist when it was planned.
-ABSENT = "absent"
 
 
 def pending_directories(paths):
@@ -48,11 +46,6 @@ def pending_writes(items):
             }
         )
     return pending
-
-
-def text_digest(text):
-    """sha256:<hex> of a file's text as it is on disk (UTF-8), or ABSENT for no file (None)."""
-    return ABSENT if text is None else "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def changed_since_planned(pending, unit):
