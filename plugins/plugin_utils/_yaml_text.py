@@ -118,21 +118,25 @@ def load_yaml_documents(text: str) -> Iterator[Any]:
     return yaml.load_all(text, Loader=GoYamlSafeLoader)
 
 
-def yaml_error_text(exc: yaml.YAMLError) -> str:
-    """A YAML error on one line; a misplaced tab (or other character that cannot start a token) in the kubelet's
-    words first ("yaml: line N: found a tab character that violates indentation"), PyYAML's own text after it."""
-    text = str(exc).replace("\n", " ")
+def go_yaml_error(exc: yaml.YAMLError) -> str | None:
+    """go-yaml's own error for a misplaced tab (or other character that cannot start a token), as the kubelet prints
+    it after "failed to decode: " ("yaml: line N: found a tab character that violates indentation"); None for
+    any other error, whose words are PyYAML's."""
     mark = getattr(exc, "problem_mark", None)
     if not isinstance(exc, ScannerError) or mark is None:
-        return text
+        return None
     problem = exc.problem or ""
     if _CANNOT_START_TOKEN.match(problem):
         problem = "found character that cannot start any token"
     elif problem not in _GO_YAML_PROBLEMS:
-        return text
-    return f"yaml: {_go_yaml_line(mark)}{problem} ({text})"
-
-
-def _go_yaml_line(mark: yaml.Mark) -> str:
+        return None
     # go-yaml's parser.fail names no line when the problem is on the first (its 0-based line is 0).
-    return f"line {mark.line + 1}: " if mark.line else ""
+    line = f"line {mark.line + 1}: " if mark.line else ""
+    return f"yaml: {line}{problem}"
+
+
+def yaml_error_text(exc: yaml.YAMLError) -> str:
+    """A YAML error on one line; go-yaml's words first where go_yaml_error knows them, PyYAML's own text after them."""
+    text = str(exc).replace("\n", " ")
+    kubelet_words = go_yaml_error(exc)
+    return f"{kubelet_words} ({text})" if kubelet_words else text

@@ -1,6 +1,9 @@
 # Copyright (c) 2026 numa.kubelet developers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The stand-ins are an independent implementation: they must not import the collection, and must say what they are."""
+"""The stand-ins are an independent implementation: they must not import the collection, and must say what they are.
+One exception, on purpose: the kubelet stand-in reads YAML with the collection's own reader (kubelet_standin/go_yaml.py,
+a link to plugins/plugin_utils/_yaml_text.py), so that go-yaml's tab rules, checked against the real kubelet, are
+written once."""
 
 from __future__ import annotations
 
@@ -11,8 +14,10 @@ import pytest
 
 STANDINS = Path(__file__).resolve().parent / "image"
 SCRIPTS = sorted(p for p in STANDINS.iterdir() if p.name.endswith("-standin") or p.name == "numa-standin-provision")
-# The kubelet stand-in's package: kubelet-standin runs it, and each of its modules is held to the same rules.
-PACKAGE = sorted((STANDINS / "kubelet_standin").glob("*.py"))
+# The kubelet stand-in's package: kubelet-standin runs it, and each of its modules is held to the same rules, except
+# the collection's YAML reader it links to.
+SHARED_YAML_READER = STANDINS / "kubelet_standin" / "go_yaml.py"
+PACKAGE = sorted(path for path in (STANDINS / "kubelet_standin").glob("*.py") if path != SHARED_YAML_READER)
 OWN_PACKAGES = {"kubelet_standin"}
 UNITS = sorted(STANDINS.glob("*.service"))
 ALLOWED = {
@@ -75,3 +80,8 @@ def test_there_are_stand_ins_to_check():
         "quantity.py",
         "start.py",
     ]
+
+
+def test_the_kubelet_stand_ins_yaml_reader_is_the_collections_own():
+    collection_reader = STANDINS.parents[2] / "plugins" / "plugin_utils" / "_yaml_text.py"
+    assert SHARED_YAML_READER.is_symlink() and SHARED_YAML_READER.resolve() == collection_reader.resolve()

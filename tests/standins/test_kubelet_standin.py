@@ -151,6 +151,33 @@ def test_split_over_two_nodes_is_recorded_per_node(numa2):
     assert state["machineState"]["1"]["memoryMap"]["memory"]["allocatable"] == 2 * GI - 384 * MI
 
 
+# ------------------------------------------------------------------------------------------------ reading the file
+# The stand-in reads the config as the engine does (kubelet_standin/go_yaml.py is plugins/plugin_utils/_yaml_text.py):
+# the real kubelet v1.36.2 accepts a tab after a key's ':' and a tab right of a plain scalar's indentation on its next
+# line, and refuses a tab left of it (tests/unit/plugins/plugin_utils/test_yaml_text.py holds its verdicts).
+@pytest.mark.parametrize(
+    "edit",
+    [("memoryManagerPolicy: Static", "memoryManagerPolicy:\tStatic"), ("kind: KubeletConfiguration", "kind: KubeletConfiguration\nproviderID: a\n \tb")],
+    ids=["a tab after a key's ':'", "a plain scalar's next line: a space, then a tab"],
+)
+def test_a_tab_the_kubelet_takes_starts_the_stand_in(host, edit):
+    path = static(host, [(0, "1Gi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"}, evictionHard={"memory.available": "100Mi"})
+    text = host.path(path).read_text(encoding="utf-8")
+    assert edit[0] in text
+    host.write(path, text.replace(*edit))
+    assert_started(host.kubelet(f"--config={path}"))
+
+
+def test_a_tab_the_kubelet_refuses_is_refused_in_go_yamls_words(host):
+    path = static(host, [(0, "1Gi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})
+    text = host.path(path).read_text(encoding="utf-8")
+    host.write(path, "kind: KubeletConfiguration\nproviderID: a\n\tb\n" + text.replace("kind: KubeletConfiguration\n", ""))
+    assert_refused(
+        host.kubelet(f"--config={path}"),
+        f"failed to load Kubelet config file {path}, error: failed to decode: yaml: line 3: found a tab character that violates indentation",
+    )
+
+
 # ------------------------------------------------------------------------------------------------ flags
 def test_one_eviction_flag_replaces_the_map_and_repeated_flags_accumulate(host):
     static(host, [(0, "924Mi")], kubeReserved={"memory": "512Mi"}, systemReserved={"memory": "412Mi"})

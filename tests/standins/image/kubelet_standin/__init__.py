@@ -3,7 +3,8 @@
 # https://www.gnu.org/licenses/gpl-3.0.txt)
 #
 # kubelet_standin: a STAND-IN for the kubelet on numa.kubelet's test hosts. It is NOT the kubelet and runs no
-# pods. It is an independent implementation (it never imports the numa.kubelet collection) of the parts of the
+# pods. It is an independent implementation (it never imports the numa.kubelet collection but for its YAML reader,
+# go_yaml.py) of the parts of the
 # kubelet the collection's roles depend on, so that a wrong config makes a test host fail like a real node.
 """Kubelet stand-in for numa.kubelet test hosts (not the real kubelet).
 

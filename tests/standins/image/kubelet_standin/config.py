@@ -11,9 +11,11 @@ from .common import DEFAULT_CERT_DIR, DEFAULT_EVICTION_HARD, DEFAULT_ROOT_DIR, K
 from .quantity import Quantity
 
 try:
-    import yaml
-except ImportError:  # pragma: no cover - the images ship python3-yaml
-    yaml = None
+    # The collection's own reader of the kubelet's YAML (go_yaml.py links to plugins/plugin_utils/_yaml_text.py; the
+    # archive carries a copy): go-yaml's tab rules live in one place, checked against the real kubelet there.
+    from .go_yaml import go_yaml_error, load_yaml
+except ImportError:  # pragma: no cover - the images ship python3-yaml, which it needs
+    go_yaml_error = load_yaml = None
 
 
 # ----------------------------------------------------------------------------------------------- flags
@@ -233,9 +235,10 @@ def load_document(path, what):
     except OSError as err:
         raise StartError("failed to load %s %s, error: %s" % (what, path, err.strerror)) from None
     try:
-        data = yaml.safe_load(text) if yaml is not None else json.loads(text)
-    except Exception as err:  # any parse error refuses the start
-        raise StartError("failed to load %s %s, error: failed to decode: %s" % (what, path, str(err).replace("\n", " "))) from None
+        data = load_yaml(text) if load_yaml is not None else json.loads(text)
+    except Exception as err:  # any parse error refuses the start, a misplaced tab in go-yaml's words
+        words = (go_yaml_error(err) if go_yaml_error is not None else None) or str(err).replace("\n", " ")
+        raise StartError("failed to load %s %s, error: failed to decode: %s" % (what, path, words)) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -1,0 +1,1 @@
+../../../../plugins/plugin_utils/_yaml_text.py
