@@ -9,13 +9,14 @@ output with its stage's name in front; the one tagged `alone` runs after both (`
 one after the other, as listed). One stage alone, once the virtualenvs exist:
 `.cache/tools-venv/bin/nox -s lint` (`nox -l` lists them).
 
-nox owns the test tools' environment: the session `dev` makes it with uv in .nox/dev from requirements-dev.txt (reused,
-and brought up to the pins, at each run); every stage of this file requires it and runs its tools from there by path.
-The lint tools (ruff, mypy, pre-commit, ansible-runner) are in nox's own environment, .cache/tools-venv from
-requirements-tools.txt. The stages docs-check, extra-checks and yamllint are antsibull-nox's (antsibull-nox.toml), each
-in an environment of its own in .nox; docs/contributing.md says which of antsibull-nox's sessions do not work here and
-why. A stage whose kit beside the checkout (../shared/NAME, or the environment variable naming it) is absent is skipped,
-and says so with the path it looked at.
+nox owns the sessions' environments, each made with uv in .nox/NAME, reused, and brought up to its pins at each run:
+the session `dev` makes the test tools' environment .nox/dev from requirements-dev.txt, which every stage of this file
+requires and runs its tools from by path; the stages lint (ruff, mypy, pre-commit: requirements-lint.txt) and ee
+(ansible-runner: requirements-ee.txt) have one of their own besides. nox's own environment, .cache/tools-venv from
+requirements-tools.txt, holds only what runs nox (nox, uv, antsibull-nox). The stages docs-check, extra-checks and
+yamllint are antsibull-nox's (antsibull-nox.toml), each in an environment of its own in .nox; docs/contributing.md says
+which of antsibull-nox's sessions do not work here and why. A stage whose kit beside the checkout (../shared/NAME, or
+the environment variable naming it) is absent is skipped, and says so with the path it looked at.
 """
 
 from __future__ import annotations
@@ -87,33 +88,38 @@ def _skip(session, why):
 
 def _bash(session, function, *args):
     """A function of scripts/lib/common.sh (installing Debian packages, making a virtualenv)."""
-    session.run("bash", "-c", 'source "$0" && "$@"', COMMON, function, *args)
+    session.run("bash", "-c", 'source "$0" && "$@"', COMMON, function, *args, external=True)
 
 
 def _pytest(session, *args, env=None):
     # pytest's exit code 5 means it collected no test: that is a failure here, as any other non-zero code.
-    session.run(os.path.join(VENV, "bin", "python"), "-m", "pytest", "-p", "no:cacheprovider", *args, env=env)
+    session.run(os.path.join(VENV, "bin", "python"), "-m", "pytest", "-p", "no:cacheprovider", *args, env=env, external=True)
 
 
 def _test_hosts(session, which):
-    session.run(os.path.join(REPO, "scripts", "build-test-hosts"), "--only", which)
+    session.run(os.path.join(REPO, "scripts", "build-test-hosts"), "--only", which, external=True)
 
 
-def stage(*, fast=False, waits=False, alone=False):
+def stage(*, fast=False, waits=False, alone=False, requirements=None):
     """A session of nox that runs in the project's virtualenvs: their bin first on the PATH of what it runs (nox itself
     finds a program on its own PATH, so the sessions name the virtualenvs' programs by path); `fast` sessions need no
     test host and are what `./scripts/test --fast` runs. `waits`: a stage that mostly waits (test hosts, an API server,
     kubelets' settle times) and names its own containers and ports; ./scripts/test runs these one after the other
-    beside the other stages. `alone`: a stage that needs the machine to itself, run after all the others."""
+    beside the other stages. `alone`: a stage that needs the machine to itself, run after all the others.
+    `requirements`: a pinned file of the checkout holding the stage's own tools, which nox installs (and brings up to
+    its pins at each run) into an environment of the stage's own, .nox/NAME, first on that PATH."""
     tags = ["stage"] + [tag for tag, wanted in (("fast", fast), ("waits", waits), ("alone", alone)) if wanted]
 
     def decorate(function):
         def run(session):
             session.env["PATH"] = os.path.join(VENV, "bin") + os.pathsep + os.environ.get("PATH", "")
+            if requirements:
+                session.install("-r", os.path.join(REPO, requirements))
             function(session)
 
         run.__name__, run.__doc__ = function.__name__, function.__doc__
-        return nox.session(venv_backend="none", tags=tags, requires=["dev"])(run)
+        backend = "uv|venv" if requirements else "none"
+        return nox.session(venv_backend=backend, tags=tags, requires=["dev"])(run)
 
     return decorate
 
@@ -133,22 +139,26 @@ def pytest(session):
     _pytest(session, "-n", "2", "tests", *(f"--ignore=tests/{name}" for name in OWN_STAGE))
 
 
-@stage(fast=True)
+@stage(fast=True, requirements="requirements-lint.txt")
 def lint(session):
     """What .pre-commit-config.yaml runs, from the pinned tools: ruff check and format (ruff.toml), mypy (mypy.ini), shellcheck
     (.shellcheckrc, from Debian), pre-commit's check of its config and ansible-lint (production); yamllint is the stage
     yamllint."""
     _bash(session, "ensure_debian_packages", "shellcheck")
-    tools = os.path.join(TOOLS_VENV, "bin")
-    session.run(os.path.join(tools, "ruff"), "check", "--no-cache", "--output-format", "concise", ".")
-    session.run(os.path.join(tools, "ruff"), "format", "--no-cache", "--check", ".")
-    session.run(os.path.join(tools, "mypy"))  # the engine, as mypy.ini says
-    session.run("shellcheck", *shell_scripts(REPO))
-    session.run(os.path.join(tools, "pre-commit"), "validate-config", ".pre-commit-config.yaml")
+    session.run(os.path.join(session.bin, "ruff"), "check", "--no-cache", "--output-format", "concise", ".")
+    session.run(os.path.join(session.bin, "ruff"), "format", "--no-cache", "--check", ".")
+    session.run(os.path.join(session.bin, "mypy"))  # the engine, as mypy.ini says
+    session.run("shellcheck", *shell_scripts(REPO), external=True)
+    session.run(os.path.join(session.bin, "pre-commit"), "validate-config", ".pre-commit-config.yaml")
     # ANSIBLE_HOME keeps ansible-lint's cache (which it searches first) out of ~/.ansible, where a stale installed
     # numa.kubelet would shadow the checkout (ansible.cfg makes the checkout numa.kubelet).
     session.run(
-        os.path.join(VENV, "bin", "ansible-lint"), "--offline", "--profile", "production", env={"ANSIBLE_HOME": os.path.join(CACHE, "ansible-lint-home")}
+        os.path.join(VENV, "bin", "ansible-lint"),
+        "--offline",
+        "--profile",
+        "production",
+        env={"ANSIBLE_HOME": os.path.join(CACHE, "ansible-lint-home")},
+        external=True,
     )
 
 
@@ -289,14 +299,14 @@ def testhost(session):
     _pytest(session, "-p", "no:xdist", "tests/testhost")
 
 
-@stage(waits=True)
+@stage(waits=True, requirements="requirements-ee.txt")
 def ee(session):
     """tests/ee: the collection in an execution environment built with ansible-builder, run through ansible-runner as
     AWX runs it (render, and a rollout over ssh through transmit | worker | process). Needs root and podman."""
     if os.geteuid() != 0 or not shutil.which("podman"):
         _skip(session, "the execution-environment stage needs root and podman")
     _test_hosts(session, "ee")
-    _pytest(session, "-p", "no:xdist", "-s", "tests/ee", env={"NUMA_KUBELET_ANSIBLE_RUNNER": os.path.join(TOOLS_VENV, "bin", "ansible-runner")})
+    _pytest(session, "-p", "no:xdist", "-s", "tests/ee", env={"NUMA_KUBELET_ANSIBLE_RUNNER": os.path.join(session.bin, "ansible-runner")})
 
 
 @stage()

@@ -12,7 +12,8 @@ TEST_HOSTS=${TEST_HOSTS:-/var/cache/numa-kubelet/test-hosts}
 # NUMA_KUBELET_VENV to use a virtualenv made elsewhere instead (ensure_venv then makes it with pip where it is missing).
 NOX_DEV_ENV=$REPO/.nox/dev
 VENV=${NUMA_KUBELET_VENV:-$NOX_DEV_ENV}
-# nox's own environment (requirements-tools.txt: nox, uv and the lint tools); nox cannot make the environment it runs in.
+# nox's own environment (requirements-tools.txt: nox, uv, antsibull-nox); nox cannot make the environment it runs in.
+# Every other tool is in an environment nox makes for the session that runs it (.nox/NAME).
 TOOLS_VENV=${NUMA_KUBELET_TOOLS_VENV:-$CACHE/tools-venv}
 RENDER_VENV=${NUMA_KUBELET_RENDER_VENV:-$CACHE/render-venv}
 # uv trusts the system's certificate store, as pip does (Debian's pip and its /etc/pip.conf): where the way to PyPI
@@ -96,28 +97,42 @@ ensure_venv() {
         || die "nox -s dev (the test tools' environment $VENV) failed; last lines of $log: $(tail -n 3 "$log" | tr '\n' ' ')"
 }
 
-# nox, uv and the lint tools (requirements-tools.txt), made with pip's help only for uv: uv installs the rest (seconds,
+# nox, uv and antsibull-nox (requirements-tools.txt), made with pip's help only for uv: uv installs the rest (seconds,
 # where pip takes a minute on an empty cache). One maker at a time: checkouts may share it (NUMA_KUBELET_TOOLS_VENV).
+# An environment that holds every pin is kept, whatever else it holds: checkouts at different commits that share it
+# would otherwise remake it in turn, under each other's running nox.
 ensure_tools_venv() {
     local venv=$TOOLS_VENV
-    if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.numa-kubelet-venv" 2>/dev/null)" = "$(tools_venv_digest)" ]; then
-        return 0
-    fi
+    tools_venv_holds_the_pins && return 0
     mkdir -p "$(dirname "$venv")"
     (flock 9 && make_tools_venv) 9>"$venv.lock" || exit 1
 }
 
-tools_venv_digest() {
-    sha256sum "$REPO/requirements-tools.txt" | cut -d' ' -f1
+tools_venv_holds_the_pins() {
+    [ -x "$TOOLS_VENV/bin/python" ] || return 1
+    "$TOOLS_VENV/bin/python" - "$REPO/requirements-tools.txt" <<'EOF'
+import re
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+
+def installed(name):
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
+with open(sys.argv[1], encoding="utf-8") as handle:
+    pins = re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", handle.read(), re.MULTILINE)
+sys.exit(not pins or any(installed(name) != pinned for name, pinned in pins))
+EOF
 }
 
 make_tools_venv() {
-    local venv=$TOOLS_VENV wanted uv
-    wanted=$(tools_venv_digest)
+    local venv=$TOOLS_VENV uv
     # Another run may have made it while this one waited for the lock.
-    if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.numa-kubelet-venv" 2>/dev/null)" = "$wanted" ]; then
-        return 0
-    fi
+    tools_venv_holds_the_pins && return 0
     uv=$(grep -E '^uv==' "$REPO/requirements-tools.txt") || die "requirements-tools.txt pins no uv"
     ensure_python_venv
     say "creating the virtualenv $venv (requirements-tools.txt)"
@@ -125,7 +140,6 @@ make_tools_venv() {
     "$PYTHON" -m venv "$venv"
     { "$venv/bin/python" -m pip install -q "$uv" && "$venv/bin/uv" pip install -q --python "$venv/bin/python" -r "$REPO/requirements-tools.txt"; } \
         >"$venv.log" 2>&1 || die "installing requirements-tools.txt into $venv failed; last lines of $venv.log: $(tail -n 3 "$venv.log" | tr '\n' ' ')"
-    echo "$wanted" >"$venv/.numa-kubelet-venv"
 }
 
 # The render's own virtualenv: ansible-core alone (with what pip installs for it), at requirements-dev.txt's pin so

@@ -13,7 +13,7 @@ ansible-builder, through ansible-runner.
 
 The test host (localhost/numa-kubelet-testhost-ssh, laid out by the STAND-IN numa-standin-provision) has a name of its
 own (the process id), so this runs beside the other stages. NUMA_KUBELET_ANSIBLE_RUNNER names the ansible-runner
-(requirements-tools.txt) and NUMA_KUBELET_EE_IMAGE the tag of the image built here.
+(requirements-ee.txt, the ee stage's environment) and NUMA_KUBELET_EE_IMAGE the tag of the image built here.
 """
 
 from __future__ import annotations

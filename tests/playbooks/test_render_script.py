@@ -57,7 +57,7 @@ def test_render_venv_holds_ansible_core_at_the_pin_and_no_test_tool(rendered):
         [os.path.join(RENDER_VENV, "bin", "python"), "-m", "pip", "list", "--format", "json"], capture_output=True, text=True, check=True, timeout=300
     )
     installed = {package["name"].lower(): package["version"] for package in json.loads(listed.stdout)}
-    pins = requirements("requirements-dev.txt", "requirements-tools.txt")
+    pins = requirements("requirements-dev.txt", "requirements-tools.txt", "requirements-lint.txt", "requirements-ee.txt")
     assert installed["ansible-core"] == pins["ansible-core"]
     test_tools = sorted(set(pins) - {"ansible-core"})
     assert {"molecule", "ansible-lint", "pytest", "ruff"} <= set(test_tools)

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The lint tools pinned twice agree: the pre-commit hooks run the ruff and mypy versions that scripts/test's lint stage runs."""
+"""nox's own environment (requirements-tools.txt) holds what runs noxfile.py and nothing else, and each package has one
+pin: nox makes every other tool's environment from a requirements file of its own."""
 
 from __future__ import annotations
 
+import ast
+import glob
 import os
 import re
-
-import pytest
-import yaml
+import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -17,22 +18,34 @@ def _pins(path):
         return dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", handle.read(), re.MULTILINE))
 
 
-def _hook(hook_id):
-    with open(os.path.join(REPO, ".pre-commit-config.yaml"), encoding="utf-8") as handle:
-        config = yaml.safe_load(handle)
-    return next(hook for repo in config["repos"] for hook in repo["hooks"] if hook["id"] == hook_id)
+def _what_runs_the_noxfile():
+    """The distributions noxfile.py imports (besides the standard library and scripts/lib), and the one its default
+    virtualenv backend names first (uv)."""
+    with open(os.path.join(REPO, "noxfile.py"), encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    local = {name[: -len(".py")] for name in os.listdir(os.path.join(REPO, "scripts", "lib")) if name.endswith(".py")}
+    imported = set()
+    backend = None
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "nox.options.default_venv_backend":
+            backend = ast.literal_eval(node.value).split("|")[0]
+    third_party = imported - set(sys.stdlib_module_names) - local - {"__future__"}
+    return {name.replace("_", "-") for name in third_party} | {backend}
 
 
-@pytest.mark.parametrize("hook", ["ruff-check", "ruff-format"])
-def test_pre_commit_ruff_is_the_pinned_ruff(hook):
-    assert _hook(hook)["additional_dependencies"] == ["ruff==%s" % _pins("requirements-tools.txt")["ruff"]]
+def test_nox_environment_holds_what_runs_the_noxfile_and_nothing_else():
+    assert set(_pins("requirements-tools.txt")) == _what_runs_the_noxfile()
 
 
-def test_pre_commit_mypy_is_the_pinned_mypy():
-    pins = _pins("requirements-tools.txt")
-    assert _hook("mypy")["additional_dependencies"] == ["mypy==%s" % pins["mypy"], "types-PyYAML==%s" % pins["types-PyYAML"]]
-
-
-def test_tool_pins_stay_out_of_the_test_virtualenv():
-    # requirements-dev.txt's virtualenv is rebuilt whenever that file changes; the tools have their own.
-    assert not set(_pins("requirements-tools.txt")) & set(_pins("requirements-dev.txt"))
+def test_no_package_is_pinned_by_two_requirements_files():
+    files = sorted(os.path.relpath(path, REPO) for path in glob.glob(os.path.join(REPO, "requirements-*.txt")))
+    assert {"requirements-tools.txt", "requirements-dev.txt", "requirements-lint.txt", "requirements-ee.txt"} <= set(files)
+    where = {}
+    for name in files:
+        for package in _pins(name):
+            where.setdefault(package.lower(), []).append(name)
+    assert {package: names for package, names in where.items() if len(names) > 1} == {}
