@@ -20,7 +20,7 @@ from ._eks import max_pods as eks_max_pods
 from ._eks_nodeadm import NODECONFIG_API_VERSION, NODECONFIG_KIND, config_files, file_nodeconfigs, kubelet_config, merge_kubelet_configs
 from ._feature_gates import kubelet_minor
 from ._kubelet_fields import field_type_problems
-from ._plan_inputs import KubeletLayers, NodeFiles, Variables, absolute_path, absolute_paths, env_words, load_kubelet_config, vcpu_count
+from ._plan_inputs import KubeletLayers, NodeFiles, Variables, absolute_path, absolute_paths, dropins_in, env_words, load_kubelet_config, vcpu_count
 from ._platform import KUBELET_UNIT, Layout, LayoutInputs, Node, Platform
 from ._platform_nodeadm_user_data import NODEADM_DROPIN, nodeadm_user_data
 
@@ -220,24 +220,28 @@ def _layout(inputs: LayoutInputs) -> tuple[Layout | None, list[str]]:
     flags = [
         word for word in env_words(files.get(variables["kubelet_numa_nodeadm_kubelet_environment"])) if not word.startswith(("--config=", "--config-dir="))
     ]
-    dropin_path = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"] + "/" + NODEADM_DROPIN
-    current, problems = load_kubelet_config(dropin_path, files.get(dropin_path), dropin=True)
-    current_dropin = current or {}
+    # The kubelet's --config-dir is config.json.d: every *.conf at any depth, in the walk's order, 40-nodeadm.conf among them.
+    dropin_dir = variables["kubelet_numa_nodeadm_kubelet_dropin_dir"]
+    dropin_path = dropin_dir + "/" + NODEADM_DROPIN
+    before_dropins, problems = dropins_in(files, dropin_dir)
+    current_dropin = dict(before_dropins).get(dropin_path) or {}
     sources, overrides, assumption, found = _sources(inputs, ours_path, current_dropin)
     if problems + found:
         return None, problems + found
 
     def layers_for(settings: dict[str, Any]) -> KubeletLayers:
         # 40-nodeadm.conf as nodeadm rebuilds it at the next boot or nodeadm-run: the sources only, in order.
-        dropin = merge_kubelet_configs(settings if config is None else config for _label, config in sources)
-        return KubeletLayers(base_path, base, [(dropin_path, dict(dropin, apiVersion=API_VERSION, kind=KIND))], flags, ours=("dropin", 0))
+        rebuilt = merge_kubelet_configs(settings if config is None else config for _label, config in sources)
+        dropins, found = dropins_in(files, dropin_dir, replace=(dropin_path, dict(rebuilt, apiVersion=API_VERSION, kind=KIND)))
+        position = [path for path, _document in dropins].index(dropin_path)
+        return KubeletLayers(base_path, base, dropins, flags, ours=("dropin", position), problems=found)
 
     layout = Layout(
         unit=KUBELET_UNIT,
         apply_unit=apply_unit,
         files=[{"path": ours_path, "template": "nodeadm.j2", "mode": "0644", "content_for": _nodeconfig}],
         directories=[source_dir],
-        before=KubeletLayers(base_path, base, [(dropin_path, current_dropin)] if current_dropin else [], flags),
+        before=KubeletLayers(base_path, base, before_dropins, flags),
         layers_for=layers_for,
         warnings=([assumption] if assumption else []) + _base_reserved_warnings(inputs, base),
         report_key="nodeadm",

@@ -249,3 +249,34 @@ def test_reserved_cpus_on_nodeadm_s_reserved_cgroups_are_refused_with_the_kubele
     # Written as nodeadm's own fields allow it: both reserved cgroups emptied.
     cleared = dict(intent, systemReservedCgroup="", kubeReservedCgroup="")
     assert plan({}, cleared, kubelet_numa_instance_type="m5.large")["kubelet_config"]["reservedSystemCPUs"] == "0"
+
+
+# nodeadm starts the kubelet with --config-dir=/etc/kubernetes/kubelet/config.json.d, which the kubelet walks down as
+# any --config-dir (cmd/kubelet/app/server.go mergeKubeletConfigurations): a site's drop-in there, at any depth,
+# counts after (or before) 40-nodeadm.conf.
+SITE_DIR = "/etc/kubernetes/kubelet/config.json.d/60-site"
+
+
+def kubelet_dropin(**fields):
+    return json.dumps(dict({"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}, **fields))
+
+
+def test_the_kubelets_drop_in_directory_is_read_at_every_depth():
+    assert "/etc/kubernetes/kubelet/config.json.d" in reads(dict(DEFAULTS, kubelet_numa_platform="nodeadm"))["dirs"]
+    files, applied = booted_with(NEW_INTENT)
+    assert str(memory_reservation(applied["kubelet_config"]).total) == "2148Mi"  # 2Gi + 100Mi
+    files[f"{SITE_DIR}/10-eviction.conf"] = kubelet_dropin(evictionHard={"memory.available": "300Mi"})
+    files["/etc/kubernetes/kubelet/config.json.d/30-notes.txt"] = kubelet_dropin(evictionHard={"memory.available": "5Gi"})
+    result = plan(files, kubelet_numa_nodeadm_user_data=USER_DATA)
+    assert [dropin["path"] for dropin in result["kubelet_inputs"]["dropins"]] == [DROPIN, f"{SITE_DIR}/10-eviction.conf"]
+    assert str(memory_reservation(result["kubelet_config"]).total) == "2348Mi"  # 2Gi + 300Mi; only *.conf files count
+
+
+def test_a_drop_in_below_config_json_d_that_overrides_what_numa_kubelet_writes_is_refused():
+    files, _applied = booted_with(OLD_INTENT)
+    files[f"{SITE_DIR}/10-reserved.conf"] = kubelet_dropin(systemReserved={"memory": "1Gi"})
+    overridden = (
+        f"{SITE_DIR}/10-reserved.conf sets systemReserved, which overrides the value numa.kubelet writes (drop-ins are read in lexical order); "
+        "move it into kubelet_numa_config or remove it"
+    )
+    assert problems(files, OLD_INTENT, kubelet_numa_nodeadm_user_data=USER_DATA) == [overridden]
