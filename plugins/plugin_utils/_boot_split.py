@@ -94,14 +94,22 @@ def kubelet_config(paths: dict, maps: list) -> dict:
         hard.setdefault(MEMORY_AVAILABLE, DEFAULT_MEMORY_AVAILABLE)
     directory = paths["config-dir"]
     try:
-        names = sorted(name for name in os.listdir(directory) if name.endswith(".conf") and name != DROPIN_NAME)
+        os.listdir(directory)
     except OSError as exc:
         raise BootSplitError([f"--config-dir: {exc}"]) from exc
+    # Every *.conf at any depth but ours, in filepath.Walk's order: names sorted in each directory ("a/x.conf" before "a.conf").
+    names = sorted(
+        os.path.relpath(os.path.join(folder, name), directory).split(os.sep)
+        for folder, _f, files in os.walk(directory)
+        for name in files
+        if name.endswith(".conf")
+    )
+    names = [parts for parts in names if parts != [DROPIN_NAME]]
     if names:
         # mergeKubeletConfigurations marshals the config first: omitempty drops empty maps and lists.
         config = {key: value for key, value in config.items() if value not in ({}, [])}
-    for name in names:
-        config = merge_patch(config, _json(os.path.join(directory, name)))
+    for parts in names:
+        config = merge_patch(config, _json(os.path.join(directory, *parts)))
     if names and config.get("evictionHard") is None:
         config["evictionHard"] = {}  # as _effective: the marshal dropped it and nothing defaults it again
     seen = set()

@@ -169,3 +169,13 @@ def test_layering_without_main_file_has_no_default_eviction(tmp_path):
     (tmp_path / DROPIN_NAME).write_text(json.dumps({"kubeReserved": {"memory": "9Gi"}}))
     (tmp_path / "20-b.txt").write_text("ignored: not *.conf")
     assert kubelet_config({"config-dir": str(tmp_path)}, []) == {"kubeReserved": {"memory": "1Gi"}, "evictionHard": {}}
+
+
+def test_drop_ins_of_subdirectories_count_in_the_kubelets_walk_order(tmp_path):
+    # The kubelet walks its --config-dir down (filepath.Walk): "a/x.conf" comes before "a.conf", and a later file wins.
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.conf").write_text(json.dumps({"kubeReserved": {"memory": "1Gi"}}))
+    (tmp_path / "a.conf").write_text(json.dumps({"kubeReserved": {"memory": "2Gi"}, "systemReserved": {"memory": "1Gi"}}))
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / DROPIN_NAME).write_text(json.dumps({"systemReserved": {"memory": "3Gi"}}))  # ours only at the top
+    assert kubelet_config({"config-dir": str(tmp_path)}, []) == {"kubeReserved": {"memory": "2Gi"}, "systemReserved": {"memory": "3Gi"}, "evictionHard": {}}
