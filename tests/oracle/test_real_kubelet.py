@@ -40,8 +40,10 @@ import yaml
 from ansible_collections.numa.kubelet.plugins.plugin_utils._effective import effective_kubelet_config, merge_patch
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_al2023 import nodeconfig_parts
 from ansible_collections.numa.kubelet.plugins.plugin_utils._eks_userdata import render_node_classes
+from ansible_collections.numa.kubelet.plugins.plugin_utils._plan_inputs import load_mapping
 from ansible_collections.numa.kubelet.plugins.plugin_utils._validation import check_kubelet_config
 from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.bottlerocket_kubelet_config import karpenter_rewrite, template_kubelet_config
+from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.test_yaml_text import TABS_THE_KUBELET_REFUSES, TABS_THE_KUBELET_TAKES
 
 REPO = Path(__file__).resolve().parents[2]
 ANSIBLE_PLAYBOOK = Path(sys.executable).parent / "ansible-playbook"
@@ -95,6 +97,9 @@ class KubeletInputs:
     main: str | None
     dropins: list = field(default_factory=list)  # [(file name, text)] in the order the kubelet reads them
     flags: list = field(default_factory=list)
+    # kubelet-check reads the files with PyYAML when it can, which refuses tabs the kubelet takes: a text about tabs
+    # goes to the kubelet unparsed (kubelet-check run by a Python without site-packages).
+    unparsed: bool = False
 
     def key(self):
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:24]
@@ -152,7 +157,7 @@ class Oracle:
         work.mkdir(parents=True, exist_ok=True)
         main = work / "main.yaml"
         main.write_text(EMPTY_CONFIG if inputs.main is None else inputs.main, encoding="utf-8")
-        argv = [str(self.script), "--timeout", "90"]
+        argv = ([sys.executable, "-S"] if inputs.unparsed else []) + [str(self.script), "--timeout", "90"]
         for index, (name, text) in enumerate(inputs.dropins):
             # One directory per drop-in: kubelet-check copies each under its base name, in the order given.
             path = work / ("d%02d" % index) / name
@@ -842,6 +847,35 @@ def test_standin_agrees_with_real_kubelet_on_rendered_config(name, rendered, ora
 def test_standin_agrees_with_real_kubelet_on_refusal(case, oracle, standin):
     inputs = refusal_inputs(case)
     _compare_standin(case, inputs, require_verdict(oracle.check(inputs), inputs), standin)
+
+
+# Tabs in the config file (go-yaml's rules, plugins/plugin_utils/_yaml_text.py): the real kubelet, the engine's reader
+# and the stand-in (which reads with the same module) agree on a tab it takes and on each of go-yaml's three refusals.
+# tests/unit/plugins/plugin_utils/test_yaml_text.py holds the whole battery with its recorded verdicts; these few are
+# asked again at every run.
+TAB_CASES = {
+    "takes: a plain scalar's next line, a space then a tab": (TABS_THE_KUBELET_TAKES["a plain scalar's next line: a space, then a tab"][0], None),
+    "refuses: a plain scalar's next line, a tab at its start": TABS_THE_KUBELET_REFUSES["a plain scalar's next line: a tab at the line's start"],
+    "refuses: a plain scalar in a flow mapping, a tab at the next line's start": TABS_THE_KUBELET_REFUSES[
+        "a plain scalar in a flow mapping, next line: a tab at the line's start"
+    ],
+    "refuses: a tab after '- '": TABS_THE_KUBELET_REFUSES["a tab after '- '"],
+    "refuses: a literal block, a tab as its indentation": TABS_THE_KUBELET_REFUSES["a literal block's first line: a tab as its indentation"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAB_CASES))
+def test_a_tab_is_taken_or_refused_as_the_real_kubelet_does(case, oracle, standin):
+    text, kubelet_error = TAB_CASES[case]
+    inputs = KubeletInputs("2x16Gi", text, unparsed=True)
+    real = require_verdict(oracle.check(inputs), inputs)
+    _data, problems = load_mapping("/var/lib/kubelet/config.yaml", text)
+    if kubelet_error is None:
+        assert real.started and problems == [], f"{real.kind} {real.text}; engine: {problems}\n{inputs.describe()}"
+    else:
+        assert not real.started and real.text.endswith(f"failed to decode: {kubelet_error}"), f"{real.kind} {real.text}\n{inputs.describe()}"
+        assert len(problems) == 1 and f"not valid YAML/JSON: {kubelet_error} (" in problems[0], problems
+    _compare_standin(case, inputs, real, standin)
 
 
 # lablabs.rke2 hand-over (kubelet_numa_rke2_write_files false): what the kubelet gets from each way lablabs configures
