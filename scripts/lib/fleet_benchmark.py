@@ -8,7 +8,8 @@ hosts on 2 cores). Prints the times; exits 1 when the target is missed.
 
 rollout: the speed targets of a fleet run, side by side with what plain Ansible costs for the same hosts, in one run:
   (a) a no-op re-run of numa.kubelet.kubelet_numa (kubelet_numa_platform kubeadm) vs `ansible -m ansible.builtin.ping`: at most
-      1.2x, with 0 changed and 0 kubelet starts;
+      1.2x, with 0 changed and 0 kubelet starts; beside them two floors, the playbooks ping.yml (one ping task) and
+      three_turns.yml (the role's no-op shape without its work: an argument validation, a ping, a set_fact);
   (b) the role's first converge vs a hand-written play that writes the same two files and restarts the kubelet (stop,
       remove the memory manager checkpoint, start): at most 1.0x;
   (c) playbooks/rollout.yml, node-local (no kubeconfig), serial 1: per-host time beyond the unit's own restart
@@ -28,7 +29,7 @@ ANSIBLE_CALLBACKS_ENABLED=ansible.posix.profile_tasks in the environment, each t
 defaults on an idle machine, most of it the template comparison of (d) and the rollouts of (c) and (e).
 
 Every time is a monotonic clock read around a whole ansible-playbook / ansible process, as a user waits for it; with
---rounds N, (a) runs the no-op and ping N times in turn and takes the median of each. The playbooks are the files in
+--rounds N, (a) runs the no-op, ping and the floors N times in turn and takes the median of each. The playbooks are the files in
 benchmark_playbooks/ beside this file; the inventories are data dumped as YAML. Not tests: run them by hand.
 """
 
@@ -235,18 +236,28 @@ class Measurement:
 
     @property
     def remark(self):
-        return ", ".join("%s=%d" % item for item in self.zeros.items()) if self.zeros else self.note
+        return "; ".join(part for part in (", ".join("%s=%d" % item for item in self.zeros.items()), self.note) if part)
 
     def progress(self):
         """The line printed as soon as it is measured."""
         return "%s: ours %s s, baseline %s s%s" % (self.name, self.figure(self.ours), self.figure(self.baseline), " (%s)" % self.remark if self.remark else "")
 
 
-def noop_measurement(noops, pings, changed, starts):
+# (a)'s floors, printed beside it: what a playbook costs before the role does any work of its own.
+FLOORS = (("ping.yml", "one ping task"), ("three_turns.yml", "three turns"))
+
+
+def noop_measurement(noops, pings, floors, changed, starts):
     """(a) from the no-op's and ping's times (medians of several), the tasks the no-ops changed and the kubelet starts
-    they caused."""
+    they caused. FLOORS maps each floor's label (the module's FLOORS) to its times: their medians and their ratios to
+    ping's are the note."""
     name = "(a) no-op re-run vs ansible -m ping" + ("" if len(noops) == 1 else " (medians of %d)" % len(noops))
-    return Measurement(name, statistics.median(noops), statistics.median(pings), ratio_target=1.2, zeros={"changed": changed, "kubelet starts": starts})
+    ping = float("%.2f" % statistics.median(pings))
+    medians = {label: statistics.median(times) for label, times in floors.items()}
+    note = "floors: " + ", ".join("%s %.2f s (%.2fx)" % (label, median, float("%.2f" % median) / ping) for label, median in medians.items())
+    return Measurement(
+        name, statistics.median(noops), statistics.median(pings), ratio_target=1.2, note=note, zeros={"changed": changed, "kubelet starts": starts}
+    )
 
 
 def converge_measurement(converge, handwritten):
@@ -485,20 +496,26 @@ class Fleet:
 
 
 def measure_noop(fleet, program, rounds, env):
-    """(a): the role's no-op re-run and `ansible -m ping`, ROUNDS times in turn; medians, changed tasks, kubelet starts."""
-    role = [os.path.join(BIN, "ansible-playbook"), "-i", fleet.inventory, os.path.join(PLAYBOOKS, "role.yml")]
+    """(a): the role's no-op re-run, `ansible -m ping` and the floors' playbooks (FLOORS), ROUNDS times in turn;
+    medians, changed tasks, kubelet starts."""
+    playbook = [os.path.join(BIN, "ansible-playbook"), "-i", fleet.inventory]
+    role = [*playbook, os.path.join(PLAYBOOKS, "role.yml")]
     ping = [os.path.join(BIN, "ansible"), "all", "-i", fleet.inventory, "-m", "ansible.builtin.ping"]
-    noops, pings, changed = [], [], 0
+    noops, pings, floors, changed = [], [], {label: [] for _file, label in FLOORS}, 0
     before = fleet.starts()
     for index in range(1, rounds + 1):
         suffix = "" if rounds == 1 else "-%d" % index
         noops.append(timed(role, os.path.join(fleet.work, "noop%s.log" % suffix), env))
         changed += changed_in(read(os.path.join(fleet.work, "noop%s.log" % suffix)))
         pings.append(timed(ping, os.path.join(fleet.work, "ping%s.log" % suffix), env))
+        for file, label in FLOORS:
+            log = os.path.join(fleet.work, "%s%s.log" % (file.removesuffix(".yml"), suffix))
+            floors[label].append(timed([*playbook, os.path.join(PLAYBOOKS, file)], log, env))
     after = fleet.starts()
     if rounds > 1:
-        say(program, "(a) no-op %s s, ping %s s" % (", ".join("%.2f" % s for s in noops), ", ".join("%.2f" % s for s in pings)))
-    return noop_measurement(noops, pings, changed, sum(after[name] - before[name] for name in fleet.names))
+        runs = {"no-op": noops, "ping": pings, **floors}
+        say(program, "(a) " + "; ".join("%s %s s" % (label, ", ".join("%.2f" % s for s in times)) for label, times in runs.items()))
+    return noop_measurement(noops, pings, floors, changed, sum(after[name] - before[name] for name in fleet.names))
 
 
 def with_bytecode_cache(env, work):

@@ -180,14 +180,16 @@ def test_overlapping_restarts_are_not_serial(bench):
 
 def test_the_verdicts_use_the_printed_figures_and_the_counts(bench):
     # 1.2 s against 1.0 s is 1.20x: met; 1.206 s prints as 1.21 s: missed.
-    assert bench.noop_measurement([1.2], [1.0], 0, 0).passed
-    assert not bench.noop_measurement([1.206], [1.0], 0, 0).passed
+    assert bench.noop_measurement([1.2], [1.0], {"one ping task": [1.05]}, 0, 0).passed
+    assert not bench.noop_measurement([1.206], [1.0], {"one ping task": [1.05]}, 0, 0).passed
     # A no-op that changed something or started a kubelet misses whatever its time.
-    assert not bench.noop_measurement([1.0], [1.0], 1, 0).passed
-    assert not bench.noop_measurement([1.0], [1.0], 0, 2).passed
-    # Several rounds: the medians, named so.
-    noop = bench.noop_measurement([2.0, 1.2, 1.3], [1.0, 0.8, 5.0], 0, 0)
+    assert not bench.noop_measurement([1.0], [1.0], {"one ping task": [1.05]}, 1, 0).passed
+    assert not bench.noop_measurement([1.0], [1.0], {"one ping task": [1.05]}, 0, 2).passed
+    # Several rounds: the medians, named so; the floors' medians and their ratios to ping's (from the printed figures)
+    # are the note.
+    noop = bench.noop_measurement([2.0, 1.2, 1.3], [1.0, 0.8, 5.0], {"one ping task": [1.1, 0.9, 1.064], "three turns": [1.125, 1.2, 1.0]}, 0, 0)
     assert (noop.ours, noop.baseline, noop.name) == (1.3, 1.0, "(a) no-op re-run vs ansible -m ping (medians of 3)")
+    assert noop.remark == "changed=0, kubelet starts=0; floors: one ping task 1.06 s (1.06x), three turns 1.12 s (1.12x)"
     assert bench.converge_measurement(7.0, 7.0).passed and not bench.converge_measurement(7.01, 7.0).passed
     # (c): (wall time - the restarts) per host, less the configured settle, against 1.0 s absolute.
     assert bench.rollout_measurement(21.0, 3.0, 0.6, 6, 2.0).ours == pytest.approx(1.0)
@@ -218,7 +220,7 @@ def _latest_quoted_run():
     found = {
         "hosts": r"^benchmark-rollout: (\d+) test hosts",
         "rounds": r"^\(a\) no-op re-run vs ansible -m ping(?: \(medians of (\d+)\))? ",
-        "a": rf"^\(a\) .*? {figure} +{figure} .* changed=(\d+), kubelet starts=(\d+)$",
+        "a": rf"^\(a\) .*? {figure} +{figure} .* changed=(\d+), kubelet starts=(\d+); floors: one ping task {figure} \(.*?\), three turns {figure} ",
         "b": rf"^\(b\) .*? {figure} +{figure} ",
         "c": rf"^\(c\) .*? {figure} +{figure} .* rollout ([0-9.]+) s for (\d+) hosts, settle ([0-9.]+) s",
         "d": rf"^\(d\) render, (\d+) offline hosts .*? {figure} +{figure} ",
@@ -231,7 +233,7 @@ def test_the_table_prints_the_lines_docs_performance_quotes(bench):
     """The figures of docs/performance.md's current results give back its block, line for line (the load average
     line, which the page leaves out, aside)."""
     block, quoted = _latest_quoted_run()
-    noop, noop_ping, changed, starts = quoted["a"]
+    noop, noop_ping, changed, starts, one_task, three_turns = quoted["a"]
     rounds = int(quoted["rounds"][0] or 1)
     ours, restart, rollout, hosts, settle = quoted["c"]
     render_hosts, render, template = quoted["d"]
@@ -240,7 +242,13 @@ def test_the_table_prints_the_lines_docs_performance_quotes(bench):
     one_batch = float(baseline) / -(-int(fleet_hosts) // int(batch))
     one_batch_cpu = float(re.search(r"at \d+ hosts, ([0-9.]+) s at", block).group(1))
     measurements = [
-        bench.noop_measurement([float(noop)] * rounds, [float(noop_ping)] * rounds, int(changed), int(starts)),
+        bench.noop_measurement(
+            [float(noop)] * rounds,
+            [float(noop_ping)] * rounds,
+            {"one ping task": [float(one_task)] * rounds, "three turns": [float(three_turns)] * rounds},
+            int(changed),
+            int(starts),
+        ),
         bench.converge_measurement(*map(float, quoted["b"])),
         bench.rollout_measurement(float(rollout), float(rollout) - int(hosts) * (float(ours) + float(settle)), float(restart), int(hosts), float(settle)),
         bench.render_measurement(int(render_hosts), float(render), float(template)),
@@ -257,7 +265,7 @@ def test_the_table_prints_the_lines_docs_performance_quotes(bench):
 
 def test_the_table_of_a_run_that_misses_a_and_c(bench):
     measurements = [
-        bench.noop_measurement([1.84], [1.08], 0, 0),
+        bench.noop_measurement([1.84], [1.08], {"one ping task": [1.13], "three turns": [1.21]}, 0, 0),
         bench.converge_measurement(6.45, 6.87),
         bench.rollout_measurement(32.50, 32.50 - 6 * 3.33, 0.10, 6, 2),
         bench.render_measurement(200, 2.4, 53.5),
@@ -267,7 +275,10 @@ def test_the_table_of_a_run_that_misses_a_and_c(bench):
     assert lines[1:] == [
         "benchmark-rollout: 6 test hosts (kubeadm, nsenter)",
         "measurement                                           ours     baseline  ratio   target   result",
-        "(a) no-op re-run vs ansible -m ping                   1.84 s   1.08 s    1.70x   <= 1.2x  MISS    changed=0, kubelet starts=0",
+        (
+            "(a) no-op re-run vs ansible -m ping                   1.84 s   1.08 s    1.70x   <= 1.2x  MISS    "
+            "changed=0, kubelet starts=0; floors: one ping task 1.13 s (1.05x), three turns 1.21 s (1.12x)"
+        ),
         "(b) first converge vs hand-written play               6.45 s   6.87 s    0.94x   <= 1.0x  PASS",
         (
             "(c) rollout per host beyond restart and settle        1.33 s   0.10 s    13.30x  <= 1 s   MISS    "
@@ -282,7 +293,10 @@ def test_the_table_of_a_run_that_misses_a_and_c(bench):
     ]
     assert passed is False
     assert [row.passed for row in measurements] == [False, True, False, True, True]
-    assert measurements[0].progress() == "(a) no-op re-run vs ansible -m ping: ours 1.84 s, baseline 1.08 s (changed=0, kubelet starts=0)"
+    assert measurements[0].progress() == (
+        "(a) no-op re-run vs ansible -m ping: ours 1.84 s, baseline 1.08 s "
+        "(changed=0, kubelet starts=0; floors: one ping task 1.13 s (1.05x), three turns 1.21 s (1.12x))"
+    )
     assert measurements[1].progress() == "(b) first converge vs hand-written play: ours 6.45 s, baseline 6.87 s"
 
 
