@@ -18,6 +18,19 @@ BASE = {
     "reservedMemory": [{"numaNode": 0, "limits": {"memory": "818Mi"}}, {"numaNode": 1, "limits": {"memory": "818Mi"}}],
 }
 
+# BASE as text, for the tests that edit the file's text itself (tabs, spacing): the same fields, flow style.
+BASE_TEXT = """apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+memoryManagerPolicy: Static
+topologyManagerPolicy: single-numa-node
+cpuManagerPolicy: static
+kubeReserved: {cpu: 500m, memory: 1Gi}
+systemReserved: {memory: 512Mi}
+reservedMemory:
+  - {numaNode: 0, limits: {memory: 818Mi}}
+  - {numaNode: 1, limits: {memory: 818Mi}}
+"""
+
 
 def nodes(count=2, cpus_per_node=1):
     """NUMA nodes as numa_facts reports them: CPUs 0..count*cpus_per_node-1, spread in order."""

@@ -9,7 +9,7 @@ import pytest
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils import _plan_inputs
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan_inputs import load_mapping
-from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.oracle_baseline import BASE
+from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.oracle_baseline import BASE, BASE_TEXT
 
 DROPIN = "/etc/kubernetes/kubelet.conf.d/50-numa-kubelet.conf"
 
@@ -39,17 +39,6 @@ def test_problems_are_the_same_every_time_and_name_the_path():
 # skip a tab where a simple key cannot start, or inside a flow collection, and nowhere else (yaml_parser_scan_to_next_token,
 # https://github.com/yaml/libyaml/blob/2bcfabd2205d90346688cb6f3dfd79b53ebf55fd/src/scanner.c). The oracle cases of
 # tests/oracle/cases cannot carry these: the recorder writes each case's config with yaml.safe_dump, so no tab survives.
-BASELINE = """apiVersion: kubelet.config.k8s.io/v1beta1
-kind: KubeletConfiguration
-memoryManagerPolicy: Static
-topologyManagerPolicy: single-numa-node
-cpuManagerPolicy: static
-kubeReserved: {cpu: 500m, memory: 1Gi}
-systemReserved: {memory: 512Mi}
-reservedMemory:
-  - {numaNode: 0, limits: {memory: 818Mi}}
-  - {numaNode: 1, limits: {memory: 818Mi}}
-"""
 TABS_THE_KUBELET_TAKES = {
     "a trailing tab": ("memoryManagerPolicy: Static", "memoryManagerPolicy: Static\t"),
     "a tab before a comment": ("memoryManagerPolicy: Static", "memoryManagerPolicy: Static\t# the memory manager"),
@@ -60,9 +49,9 @@ TABS_THE_KUBELET_TAKES = {
 
 @pytest.mark.parametrize("edit", TABS_THE_KUBELET_TAKES.values(), ids=list(TABS_THE_KUBELET_TAKES))
 def test_a_tab_the_kubelet_takes_as_separation_is_read_as_a_space(edit):
-    text = BASELINE.replace(*edit)
-    assert text != BASELINE and "\t" in text
-    assert load_mapping(DROPIN, text) == load_mapping(DROPIN, BASELINE) == (BASE, [])
+    text = BASE_TEXT.replace(*edit)
+    assert text != BASE_TEXT and "\t" in text
+    assert load_mapping(DROPIN, text) == load_mapping(DROPIN, BASE_TEXT) == (BASE, [])
 
 
 def test_a_tab_between_words_stays_in_the_value_as_go_yaml_keeps_it():
@@ -72,9 +61,9 @@ def test_a_tab_between_words_stays_in_the_value_as_go_yaml_keeps_it():
 @pytest.mark.parametrize(
     ("text", "line"),
     [
-        (BASELINE.replace("  - {numaNode: 1", "\t- {numaNode: 1"), 10),
-        (BASELINE.replace("systemReserved: {memory: 512Mi}", "systemReserved:\n\tmemory: 512Mi"), 8),
-        (BASELINE.replace("  - {numaNode: 1", "  -\t{numaNode: 1"), 10),
+        (BASE_TEXT.replace("  - {numaNode: 1", "\t- {numaNode: 1"), 10),
+        (BASE_TEXT.replace("systemReserved: {memory: 512Mi}", "systemReserved:\n\tmemory: 512Mi"), 8),
+        (BASE_TEXT.replace("  - {numaNode: 1", "  -\t{numaNode: 1"), 10),
     ],
     ids=["a tab as a list item's indentation", "a tab as a mapping's indentation", "a tab after '-'"],
 )

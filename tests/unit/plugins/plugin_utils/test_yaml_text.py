@@ -17,46 +17,35 @@ import yaml
 
 from ansible_collections.numa.kubelet.plugins.plugin_utils._plan_inputs import load_mapping
 from ansible_collections.numa.kubelet.plugins.plugin_utils._yaml_text import load_yaml, yaml_error_text
-from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.oracle_baseline import BASE
+from ansible_collections.numa.kubelet.tests.unit.plugins.plugin_utils.oracle_baseline import BASE, BASE_TEXT
 
-BASELINE = """apiVersion: kubelet.config.k8s.io/v1beta1
-kind: KubeletConfiguration
-memoryManagerPolicy: Static
-topologyManagerPolicy: single-numa-node
-cpuManagerPolicy: static
-kubeReserved: {cpu: 500m, memory: 1Gi}
-systemReserved: {memory: 512Mi}
-reservedMemory:
-  - {numaNode: 0, limits: {memory: 818Mi}}
-  - {numaNode: 1, limits: {memory: 818Mi}}
-"""
 KUBE_RESERVED = "kubeReserved: {cpu: 500m, memory: 1Gi}"
 POLICY = "memoryManagerPolicy: Static\n"
 NUMA_NODE_1 = "  - {numaNode: 1, limits: {memory: 818Mi}}"
 
 # text -> the fields it adds to the baseline's (the kubelet accepted each; `note` with a warning: unknown field).
 TABS_THE_KUBELET_TAKES = {
-    "a plain scalar's next line: a space, then a tab": (BASELINE + "providerID: a\n \tb\n", {"providerID": "a b"}),
-    "a nested plain scalar's next line: a tab at its indentation": (BASELINE + "note:\n  text: a\n   \tb\n", {"note": {"text": "a b"}}),
-    "a sequence item's next line: a tab at its indentation": (BASELINE + "note:\n  - a\n   \tb\n", {"note": ["a b"]}),
+    "a plain scalar's next line: a space, then a tab": (BASE_TEXT + "providerID: a\n \tb\n", {"providerID": "a b"}),
+    "a nested plain scalar's next line: a tab at its indentation": (BASE_TEXT + "note:\n  text: a\n   \tb\n", {"note": {"text": "a b"}}),
+    "a sequence item's next line: a tab at its indentation": (BASE_TEXT + "note:\n  - a\n   \tb\n", {"note": ["a b"]}),
     "a plain scalar in a flow mapping, next line: a space, then a tab": (
-        BASELINE.replace(KUBE_RESERVED, "kubeReserved: {cpu: 500m\n \t, memory: 1Gi}"),
+        BASE_TEXT.replace(KUBE_RESERVED, "kubeReserved: {cpu: 500m\n \t, memory: 1Gi}"),
         {},
     ),
     "a plain scalar in a nested flow mapping, next line: a tab at its indentation": (
-        BASELINE.replace(NUMA_NODE_1, "  - {numaNode: 1, limits: {memory: 818Mi\n   \t}}"),
+        BASE_TEXT.replace(NUMA_NODE_1, "  - {numaNode: 1, limits: {memory: 818Mi\n   \t}}"),
         {},
     ),
     "a flow mapping's next line after ',': a tab at the line's start": (
-        BASELINE.replace(KUBE_RESERVED, "kubeReserved: {cpu: 500m,\n\tmemory: 1Gi}"),
+        BASE_TEXT.replace(KUBE_RESERVED, "kubeReserved: {cpu: 500m,\n\tmemory: 1Gi}"),
         {},
     ),
-    "a comment line after a plain scalar: a space, then a tab": (BASELINE.replace(POLICY, POLICY + " \t# note\n"), {}),
-    "a double-quoted scalar's next line: a tab at the line's start": (BASELINE + 'providerID: "a\n\tb"\n', {"providerID": "a b"}),
-    "a single-quoted scalar's next line: a tab at the line's start": (BASELINE + "providerID: 'a\n\tb'\n", {"providerID": "a b"}),
-    "a tab between a key and its ':'": (BASELINE.replace("memoryManagerPolicy: Static", "memoryManagerPolicy\t: Static"), {}),
-    "a literal block's next line: a tab after its indentation": (BASELINE + "providerID: |\n  a\n  \tb\n", {"providerID": "a\n\tb\n"}),
-    "a literal block with its indentation given: a tab after it": (BASELINE + "providerID: |1\n \ta\n", {"providerID": "\ta\n"}),
+    "a comment line after a plain scalar: a space, then a tab": (BASE_TEXT.replace(POLICY, POLICY + " \t# note\n"), {}),
+    "a double-quoted scalar's next line: a tab at the line's start": (BASE_TEXT + 'providerID: "a\n\tb"\n', {"providerID": "a b"}),
+    "a single-quoted scalar's next line: a tab at the line's start": (BASE_TEXT + "providerID: 'a\n\tb'\n", {"providerID": "a b"}),
+    "a tab between a key and its ':'": (BASE_TEXT.replace("memoryManagerPolicy: Static", "memoryManagerPolicy\t: Static"), {}),
+    "a literal block's next line: a tab after its indentation": (BASE_TEXT + "providerID: |\n  a\n  \tb\n", {"providerID": "a\n\tb\n"}),
+    "a literal block with its indentation given: a tab after it": (BASE_TEXT + "providerID: |1\n \ta\n", {"providerID": "\ta\n"}),
 }
 
 VIOLATES = "found a tab character that violates indentation"
@@ -64,45 +53,45 @@ NO_INDENTATION_SPACE = "found a tab character where an indentation space is expe
 CANNOT_START = "found character that cannot start any token"
 # text -> the kubelet's error.
 TABS_THE_KUBELET_REFUSES = {
-    "a plain scalar's next line: a tab at the line's start": (BASELINE + "providerID: a\n\tb\n", f"yaml: line 12: {VIOLATES}"),
-    "a plain scalar's next line after a blank line: a tab at the line's start": (BASELINE + "providerID: a\n\n\tb\n", f"yaml: line 13: {VIOLATES}"),
-    "a nested plain scalar's next line: a tab at the line's start": (BASELINE + "note:\n  text: a\n\tb\n", f"yaml: line 13: {VIOLATES}"),
-    "a nested plain scalar's next line: a tab left of its indentation": (BASELINE + "note:\n  text: a\n  \tb\n", f"yaml: line 13: {VIOLATES}"),
-    "a nested plain scalar's next line: a tab, then spaces": (BASELINE + "note:\n  text: a\n\t    b\n", f"yaml: line 13: {VIOLATES}"),
-    "a sequence item's next line: a tab left of its indentation": (BASELINE + "note:\n  - a\n  \tb\n", f"yaml: line 13: {VIOLATES}"),
-    "a tab-only line after a plain scalar": (BASELINE.replace(POLICY, POLICY + "\t\n"), f"yaml: line 4: {VIOLATES}"),
-    "a tab-only line after a plain scalar's trailing tab": (BASELINE.replace(POLICY, "memoryManagerPolicy: Static\t\n\t\n"), f"yaml: line 4: {VIOLATES}"),
-    "a comment line after a plain scalar: a tab at the line's start": (BASELINE.replace(POLICY, POLICY + "\t# note\n"), f"yaml: line 4: {VIOLATES}"),
+    "a plain scalar's next line: a tab at the line's start": (BASE_TEXT + "providerID: a\n\tb\n", f"yaml: line 12: {VIOLATES}"),
+    "a plain scalar's next line after a blank line: a tab at the line's start": (BASE_TEXT + "providerID: a\n\n\tb\n", f"yaml: line 13: {VIOLATES}"),
+    "a nested plain scalar's next line: a tab at the line's start": (BASE_TEXT + "note:\n  text: a\n\tb\n", f"yaml: line 13: {VIOLATES}"),
+    "a nested plain scalar's next line: a tab left of its indentation": (BASE_TEXT + "note:\n  text: a\n  \tb\n", f"yaml: line 13: {VIOLATES}"),
+    "a nested plain scalar's next line: a tab, then spaces": (BASE_TEXT + "note:\n  text: a\n\t    b\n", f"yaml: line 13: {VIOLATES}"),
+    "a sequence item's next line: a tab left of its indentation": (BASE_TEXT + "note:\n  - a\n  \tb\n", f"yaml: line 13: {VIOLATES}"),
+    "a tab-only line after a plain scalar": (BASE_TEXT.replace(POLICY, POLICY + "\t\n"), f"yaml: line 4: {VIOLATES}"),
+    "a tab-only line after a plain scalar's trailing tab": (BASE_TEXT.replace(POLICY, "memoryManagerPolicy: Static\t\n\t\n"), f"yaml: line 4: {VIOLATES}"),
+    "a comment line after a plain scalar: a tab at the line's start": (BASE_TEXT.replace(POLICY, POLICY + "\t# note\n"), f"yaml: line 4: {VIOLATES}"),
     "a plain scalar in a flow mapping, next line: a tab at the line's start": (
-        BASELINE.replace(KUBE_RESERVED, "kubeReserved: {cpu: 500m\n\t, memory: 1Gi}"),
+        BASE_TEXT.replace(KUBE_RESERVED, "kubeReserved: {cpu: 500m\n\t, memory: 1Gi}"),
         f"yaml: line 7: {VIOLATES}",
     ),
     "a plain scalar in a nested flow mapping, next line: a tab at the line's start": (
-        BASELINE.replace(NUMA_NODE_1, "  - {numaNode: 1, limits: {memory: 818Mi\n\t}}"),
+        BASE_TEXT.replace(NUMA_NODE_1, "  - {numaNode: 1, limits: {memory: 818Mi\n\t}}"),
         f"yaml: line 11: {VIOLATES}",
     ),
-    "a plain scalar in a flow sequence, next line: a tab at the line's start": (BASELINE + "note: [a\n\t, b]\n", f"yaml: line 12: {VIOLATES}"),
-    "a tab-only line after a flow mapping": (BASELINE.replace(KUBE_RESERVED, KUBE_RESERVED + "\n\t"), f"yaml: line 7: {CANNOT_START}"),
+    "a plain scalar in a flow sequence, next line: a tab at the line's start": (BASE_TEXT + "note: [a\n\t, b]\n", f"yaml: line 12: {VIOLATES}"),
+    "a tab-only line after a flow mapping": (BASE_TEXT.replace(KUBE_RESERVED, KUBE_RESERVED + "\n\t"), f"yaml: line 7: {CANNOT_START}"),
     "a comment line after a flow mapping: a tab at the line's start": (
-        BASELINE.replace(KUBE_RESERVED, KUBE_RESERVED + "\n\t# note"),
+        BASE_TEXT.replace(KUBE_RESERVED, KUBE_RESERVED + "\n\t# note"),
         f"yaml: line 7: {CANNOT_START}",
     ),
     "a comment line after a flow mapping: spaces, then a tab": (
-        BASELINE.replace(KUBE_RESERVED, KUBE_RESERVED + "\n  \t# note"),
+        BASE_TEXT.replace(KUBE_RESERVED, KUBE_RESERVED + "\n  \t# note"),
         f"yaml: line 7: {CANNOT_START}",
     ),
     "a comment line after a quoted scalar: a tab at the line's start": (
-        BASELINE.replace(POLICY, 'memoryManagerPolicy: "Static"\n\t# note\n'),
+        BASE_TEXT.replace(POLICY, 'memoryManagerPolicy: "Static"\n\t# note\n'),
         f"yaml: line 4: {CANNOT_START}",
     ),
-    "a comment on the first line: a tab at its start (go-yaml names no line 1)": ("\t# note\n" + BASELINE, f"yaml: {CANNOT_START}"),
-    "a tab after '- '": (BASELINE.replace("  - {numaNode: 1", "  - \t{numaNode: 1"), f"yaml: line 10: {CANNOT_START}"),
-    "a literal block's first line: a tab as its indentation": (BASELINE + "providerID: |\n\ta\n", f"yaml: line 12: {NO_INDENTATION_SPACE}"),
-    "a folded block's first line: a tab as its indentation": (BASELINE + "providerID: >\n\ta\n", f"yaml: line 12: {NO_INDENTATION_SPACE}"),
-    "a literal block's leading blank line: a space, then a tab": (BASELINE + "providerID: |\n \t\n  a\n", f"yaml: line 12: {NO_INDENTATION_SPACE}"),
-    "a literal block's next line: a tab left of its indentation": (BASELINE + "providerID: |\n  a\n \tb\n", f"yaml: line 13: {NO_INDENTATION_SPACE}"),
+    "a comment on the first line: a tab at its start (go-yaml names no line 1)": ("\t# note\n" + BASE_TEXT, f"yaml: {CANNOT_START}"),
+    "a tab after '- '": (BASE_TEXT.replace("  - {numaNode: 1", "  - \t{numaNode: 1"), f"yaml: line 10: {CANNOT_START}"),
+    "a literal block's first line: a tab as its indentation": (BASE_TEXT + "providerID: |\n\ta\n", f"yaml: line 12: {NO_INDENTATION_SPACE}"),
+    "a folded block's first line: a tab as its indentation": (BASE_TEXT + "providerID: >\n\ta\n", f"yaml: line 12: {NO_INDENTATION_SPACE}"),
+    "a literal block's leading blank line: a space, then a tab": (BASE_TEXT + "providerID: |\n \t\n  a\n", f"yaml: line 12: {NO_INDENTATION_SPACE}"),
+    "a literal block's next line: a tab left of its indentation": (BASE_TEXT + "providerID: |\n  a\n \tb\n", f"yaml: line 13: {NO_INDENTATION_SPACE}"),
     "a tab-only line after a literal block": (
-        BASELINE.replace(POLICY, "providerID: |\n  a\n\t\n" + POLICY),
+        BASE_TEXT.replace(POLICY, "providerID: |\n  a\n\t\n" + POLICY),
         f"yaml: line 5: {NO_INDENTATION_SPACE}",
     ),
 }
