@@ -21,7 +21,7 @@ import sys
 
 from ._allocatable import Reservation, Term
 from ._config import KubeletConfigError, bool_field
-from ._effective import merge_patch
+from ._effective import merge_patch, walk_order
 from ._quantity import Quantity, QuantityError
 from ._split import NumaNode, split_reservation
 
@@ -94,22 +94,20 @@ def kubelet_config(paths: dict, maps: list) -> dict:
         hard.setdefault(MEMORY_AVAILABLE, DEFAULT_MEMORY_AVAILABLE)
     directory = paths["config-dir"]
     try:
-        os.listdir(directory)
+        os.listdir(directory)  # os.walk passes over a missing or unreadable directory in silence
     except OSError as exc:
         raise BootSplitError([f"--config-dir: {exc}"]) from exc
-    # Every *.conf at any depth but ours, in filepath.Walk's order: names sorted in each directory ("a/x.conf" before "a.conf").
+    # Every *.conf at any depth but ours, in the kubelet's walk order.
     names = sorted(
-        os.path.relpath(os.path.join(folder, name), directory).split(os.sep)
-        for folder, _f, files in os.walk(directory)
-        for name in files
-        if name.endswith(".conf")
+        {os.path.relpath(os.path.join(folder, name), directory) for folder, _f, files in os.walk(directory) for name in files if name.endswith(".conf")}
+        - {DROPIN_NAME},
+        key=walk_order,
     )
-    names = [parts for parts in names if parts != [DROPIN_NAME]]
     if names:
         # mergeKubeletConfigurations marshals the config first: omitempty drops empty maps and lists.
         config = {key: value for key, value in config.items() if value not in ({}, [])}
-    for parts in names:
-        config = merge_patch(config, _json(os.path.join(directory, *parts)))
+    for name in names:
+        config = merge_patch(config, _json(os.path.join(directory, name)))
     if names and config.get("evictionHard") is None:
         config["evictionHard"] = {}  # as _effective: the marshal dropped it and nothing defaults it again
     seen = set()

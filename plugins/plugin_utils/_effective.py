@@ -149,6 +149,13 @@ def parse_kubelet_flags(words: object) -> ParsedFlags:
     return parsed
 
 
+def walk_order(path: str) -> list[str]:
+    """The order the kubelet merges its --config-dir drop-ins in (mergeKubeletConfigurations walks the directory down),
+    as the sort key of a path: filepath.Walk's, names sorted in each directory, a directory's files before its next
+    sibling ("a/x.conf" before "a.conf", which a plain string sort puts the other way round)."""
+    return path.split("/")
+
+
 def merge_patch(target: object, patch: object) -> Any:
     """RFC 7386 JSON merge patch: maps merge key by key, anything else (lists included) replaces, null deletes."""
     if not isinstance(patch, dict):

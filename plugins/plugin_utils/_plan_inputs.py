@@ -19,7 +19,7 @@ from typing import Any, Literal, TypeGuard, cast
 import yaml
 
 from ._config import API_VERSION, KIND, KubeletConfigError
-from ._effective import effective_kubelet_config, parse_kubelet_flags
+from ._effective import effective_kubelet_config, parse_kubelet_flags, walk_order
 from ._kubelet_fields import field_type_problems, type_name
 from ._split import numa_nodes_from
 from ._yaml_text import load_yaml, yaml_error_text
@@ -247,12 +247,6 @@ class KubeletLayers:
             "dropins": [{"path": path, "content": document} for path, document in self.dropins],
             "flags": parse_kubelet_flags(self.flags).config_flags,
         }
-
-
-def walk_order(path: str) -> list[str]:
-    """The sort key of filepath.Walk's order: names sorted in each directory, a directory's files before its next
-    sibling ("a/x.conf" before "a.conf", which a plain string sort puts the other way round)."""
-    return path.split("/")
 
 
 def dropin_paths(files: NodeFiles, directory: str) -> list[str]:
